@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Build, test and benchmark warpgemm on a GPU machine in one call, from the source tree.
+#
+#   scripts/gpu_check.sh [STEP ...]     steps: info tests bench ceiling   (default: all four)
+#   PYTEST_ARGS="-k sgemm" BENCH_ARGS="sgemm --suite square" scripts/gpu_check.sh tests bench
+#
+# Details go to $OUT (default ./gpu_out): pytest.log, bench.log, *.json, *.png.
+# A short summary is printed last.
+set -u -o pipefail
+cd "$(dirname "$0")/.."
+OUT=${OUT:-gpu_out}
+mkdir -p "$OUT"
+export PYTHONPATH=src${PYTHONPATH:+:$PYTHONPATH} PYTHONUNBUFFERED=1
+export WARPGEMM_CACHE=${WARPGEMM_CACHE:-/tmp/warpgemm-cache}
+steps=("$@"); [ ${#steps[@]} -eq 0 ] && steps=(info tests ceiling bench)
+summary=()
+
+for step in "${steps[@]}"; do
+  case $step in
+    info)
+      nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,temperature.gpu,power.draw --format=csv
+      python3 -m warpgemm.cli info ;;
+    tests)
+      python3 -m pytest -q -p no:cacheprovider ${PYTEST_ARGS:--m gpu} 2>&1 | tee "$OUT/pytest.log" | tail -40
+      summary+=("pytest: $(grep -E '^[0-9]+ (passed|failed)|passed|failed' "$OUT/pytest.log" | tail -1)") ;;
+    ceiling)
+      python3 -m warpgemm.cli bench ceiling --json "$OUT/ceiling.json" 2>&1 | tee "$OUT/ceiling.log"
+      summary+=("ceiling: $(tail -1 "$OUT/ceiling.log")") ;;
+    bench)
+      read -r -a bargs <<< "${BENCH_ARGS:-sgemm --suite square}"
+      name=$(echo "${bargs[*]}" | tr -c 'A-Za-z0-9\n' '_' | sed 's/__*/_/g; s/_$//')
+      python3 -m warpgemm.cli bench "${bargs[@]}" --no-progress --json "$OUT/$name.json" \
+        --plot "$OUT/$name.png" 2>&1 | tee "$OUT/bench_$name.log"
+      summary+=("bench $name: exit $?") ;;
+    *) echo "unknown step $step"; exit 2 ;;
+  esac
+done
+
+echo "==================== summary ===================="
+printf '%s\n' "${summary[@]}"

@@ -1,0 +1,34 @@
+"""warpgemm: hand-written GEMM kernels for NVIDIA GPUs, compiled at run time by NVRTC.
+
+    >>> import torch, warpgemm
+    >>> c = warpgemm.matmul(a, b)                      # a, b: 2-D CUDA tensors
+    >>> warpgemm.kernels("sgemm")                      # the SGEMM ladder's specs
+    >>> warpgemm.compile("sgemm/07_cp_async", "sm_90a").registers
+
+The layout tools (``warpgemm.layout``) are pure Python and import neither torch nor CUDA, so
+the API below is loaded lazily.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__version__ = "0.1.0"
+
+__all__ = ["matmul", "kernels", "compile", "KernelSpec", "CompiledKernel", "__version__"]
+
+
+def __getattr__(name: str) -> Any:
+    if name in ("matmul", "kernels", "compile"):
+        from . import api
+
+        return getattr(api, name)
+    if name == "KernelSpec":
+        from .catalog import KernelSpec
+
+        return KernelSpec
+    if name == "CompiledKernel":
+        from .runtime.compiler import CompiledKernel
+
+        return CompiledKernel
+    raise AttributeError(f"module 'warpgemm' has no attribute {name!r}")

@@ -1,0 +1,167 @@
+"""The public entry points: ``matmul``, ``kernels`` and ``compile``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import torch
+
+from . import catalog
+from .catalog import KernelSpec
+from .errors import NoDeviceError
+from .operands import prepare
+from .runtime import CompiledKernel, compile_kernel, launch
+from .runtime.device import capability_of_arch, current_arch, current_capability, has_device
+
+_SUPPORTED_DTYPES = (torch.float32,)
+_INT32_MAX = 2**31 - 1
+
+
+def kernels(family: str | None = None) -> list[KernelSpec]:
+    """The catalogue: a :class:`KernelSpec` for every kernel, or for one ``family``."""
+    return catalog.kernels(family)
+
+
+def compile(name: str, arch: str | None = None, *, a_layout: str = "row", b_layout: str = "row",
+            **params: int) -> CompiledKernel:
+    """Compile catalogue kernel ``name`` for ``arch`` (default: the current device's) and
+    return it, with ptxas's ``.registers``, ``.spill_bytes`` and ``.shared_bytes``.
+    Works without a GPU when ``arch`` is given, e.g. ``compile("sgemm/07_cp_async", "sm_90a")``."""
+    spec = catalog.get(name)
+    for what, layout in (("a_layout", a_layout), ("b_layout", b_layout)):
+        if layout not in (catalog.ROW, catalog.COL):
+            raise ValueError(f"{what} must be 'row' or 'col', got {layout!r}")
+    if (a_layout, b_layout) not in spec.layouts:
+        raise ValueError(f"{name} does not read A {a_layout}-major with B {b_layout}-major")
+    p = spec.resolve(params)
+    return compile_kernel(spec.source, spec.name_expression(a_layout == catalog.ROW,
+                                                            b_layout == catalog.ROW, p), arch)
+
+
+def _check_operands(a: Any, b: Any) -> None:
+    for label, t in (("a", a), ("b", b)):
+        if not isinstance(t, torch.Tensor):
+            raise TypeError(f"warpgemm.matmul: {label} must be a torch.Tensor, got {type(t).__name__}")
+    for label, t in (("a", a), ("b", b)):
+        if t.dim() != 2:
+            raise ValueError(f"warpgemm.matmul: {label} must be 2-D, got {t.dim()}-D with shape "
+                             f"{tuple(t.shape)}")
+    if a.dtype != b.dtype:
+        raise TypeError(f"warpgemm.matmul: a and b must have the same dtype, got {a.dtype} and {b.dtype}")
+    if a.dtype not in _SUPPORTED_DTYPES:
+        names = ", ".join(str(d) for d in _SUPPORTED_DTYPES)
+        raise TypeError(f"warpgemm.matmul: dtype {a.dtype} is not supported (supported: {names})")
+    if a.shape[1] != b.shape[0]:
+        raise ValueError(f"warpgemm.matmul: inner dimensions differ: a is {tuple(a.shape)}, "
+                         f"b is {tuple(b.shape)} (a.shape[1] must equal b.shape[0])")
+    for label, t in (("a", a), ("b", b)):
+        if any(s > _INT32_MAX for s in t.shape):
+            raise ValueError(f"warpgemm.matmul: {label} has a dimension over 2**31-1: {tuple(t.shape)}")
+
+
+def _choose(a: torch.Tensor, kernel: str, out_dtype: torch.dtype) -> KernelSpec:
+    if kernel != "auto":
+        spec = catalog.get(kernel)
+        dtype = str(a.dtype).removeprefix("torch.")
+        if dtype not in spec.in_dtypes:
+            raise TypeError(f"warpgemm.matmul: {spec.name} takes {', '.join(spec.in_dtypes)} "
+                            f"inputs, got {dtype}")
+        out = str(out_dtype).removeprefix("torch.")
+        if out not in spec.out_dtypes:
+            raise TypeError(f"warpgemm.matmul: {spec.name} writes {', '.join(spec.out_dtypes)}, "
+                            f"not {out}")
+        return spec
+    if a.dtype == torch.float32:
+        precision = torch.get_float32_matmul_precision()
+        if precision == "highest":
+            return catalog.get("sgemm/07_cp_async" if current_capability() >= 80
+                               else "sgemm/06_k16_double_buffer")
+        return catalog.get("sgemm/08_tf32_mma")
+    raise TypeError(f"warpgemm.matmul: no kernel for {a.dtype}")  # pragma: no cover
+
+
+def _resolve_out_dtype(a: torch.Tensor, out_dtype: torch.dtype | None) -> torch.dtype:
+    if out_dtype is None:
+        return a.dtype
+    if not isinstance(out_dtype, torch.dtype):
+        raise TypeError(f"warpgemm.matmul: out_dtype must be a torch.dtype, got {out_dtype!r}")
+    if a.dtype == torch.float32 and out_dtype != torch.float32:
+        raise ValueError(f"warpgemm.matmul: float32 inputs produce float32, not {out_dtype}")
+    return out_dtype
+
+
+def matmul(a: torch.Tensor, b: torch.Tensor, *, out_dtype: torch.dtype | None = None,
+           kernel: str = "auto", out: torch.Tensor | None = None, **params: int) -> torch.Tensor:
+    """``a @ b`` for 2-D CUDA tensors, computed by a warpgemm kernel.
+
+    ``kernel="auto"`` picks the best kernel for the dtype; for float32 it follows
+    ``torch.get_float32_matmul_precision()``: ``"highest"`` computes in fp32 FMA,
+    ``"high"`` and ``"medium"`` use TF32 tensor cores. Any catalogue name (for example
+    ``"sgemm/05_double_buffer"``) runs that kernel; ``params`` override its template
+    parameters (for example ``STAGES=2``). Row- and column-major operands are read in place;
+    other strides are copied first. The result is a new contiguous (M, N) tensor, or ``out``
+    when given (a contiguous (M, N) CUDA tensor of the output dtype, overwritten).
+    """
+    _check_operands(a, b)
+    out_type = _resolve_out_dtype(a, out_dtype)
+    if kernel != "auto":
+        catalog.get(kernel)  # unknown names fail before anything else
+    elif params:
+        raise TypeError("warpgemm.matmul: template parameters need an explicit kernel=... name")
+    if not has_device():
+        raise NoDeviceError("warpgemm.matmul needs a CUDA device, and none is available "
+                            "(torch.cuda.is_available() is False)")
+    for label, t in (("a", a), ("b", b)):
+        if not t.is_cuda:
+            raise ValueError(f"warpgemm.matmul: {label} is on {t.device}; warpgemm computes on "
+                             "CUDA tensors (move it with .cuda())")
+    if a.device != b.device:
+        raise ValueError(f"warpgemm.matmul: a is on {a.device} and b on {b.device}; "
+                         "they must share one device")
+
+    m, k = a.shape
+    n = b.shape[1]
+    if out is not None:
+        _check_out(out, (m, n), out_type, a.device)
+    with torch.cuda.device(a.device):
+        spec = _choose(a, kernel, out_type)
+        p = spec.resolve(params)
+        if current_capability() < spec.min_arch:
+            raise ValueError(f"warpgemm.matmul: {spec.name} needs compute capability "
+                             f"{spec.min_arch // 10}.{spec.min_arch % 10} or newer")
+        c = out if out is not None else torch.empty((m, n), dtype=out_type, device=a.device)
+        if m == 0 or n == 0:
+            return c
+        if k == 0:
+            return c.zero_()
+        _run(spec, p, a, b, c)
+        return c
+
+
+def _check_out(out: Any, shape: tuple[int, int], dtype: torch.dtype, device: torch.device) -> None:
+    if not isinstance(out, torch.Tensor):
+        raise TypeError(f"warpgemm.matmul: out must be a torch.Tensor, got {type(out).__name__}")
+    if tuple(out.shape) != shape or out.dtype != dtype or out.device != device:
+        raise ValueError(f"warpgemm.matmul: out must be {shape} {dtype} on {device}, got "
+                         f"{tuple(out.shape)} {out.dtype} on {out.device}")
+    if not out.is_contiguous():
+        raise ValueError("warpgemm.matmul: out must be contiguous (row-major)")
+
+
+def _run(spec: KernelSpec, params: dict[str, int], a: torch.Tensor, b: torch.Tensor,
+         c: torch.Tensor) -> None:
+    m, k = a.shape
+    n = b.shape[1]
+    a_layouts = {la for la, _ in spec.layouts}
+    oa = prepare(a, a_layouts, spec.align_elems)
+    b_layouts = {lb for la, lb in spec.layouts if la == oa.layout}
+    ob = prepare(b, b_layouts, spec.align_elems)
+    arch = current_arch()
+    assert capability_of_arch(arch) >= spec.min_arch
+    ck = compile_kernel(spec.source, spec.name_expression(oa.layout == catalog.ROW,
+                                                          ob.layout == catalog.ROW, params), arch)
+    launch(ck, spec.launch_grid(m, n, params), (spec.threads(params), 1, 1),
+           (oa.tensor, ob.tensor, c, np.int32(m), np.int32(n), np.int32(k),
+            np.int32(oa.ld), np.int32(ob.ld), np.int32(n)),
+           shared_bytes=spec.smem_bytes(params))

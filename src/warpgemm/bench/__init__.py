@@ -1,0 +1,1 @@
+"""Benchmarks: shape suites, same-run baselines, interleaved timing, reports."""

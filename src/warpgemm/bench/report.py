@@ -1,0 +1,104 @@
+"""Reports of benchmark results: the terminal table, JSON files, plots, README tables."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, Iterable
+
+_RULE = "-" * 96
+
+
+def case_table(rows: list[dict[str, Any]]) -> str:
+    """One shape's block, in the spirit of the seed's output, with ratios to the baseline."""
+    r0 = rows[0]
+    head = (f"M={r0['m']}, N={r0['n']}, K={r0['k']}, A {r0['a_layout']}-major, "
+            f"B {r0['b_layout']}-major")
+    lines = [_RULE, head.center(96), _RULE,
+             f"{'kernel':>36} {'time ms':>10} {'TFLOP/s':>9} {'x base':>8}  {'baseline':<12} {'rel err':>9}"]
+    for r in rows:
+        ratio = f"{r['speedup']:.3f}" if "speedup" in r else "1"
+        base = r["baseline"] or "(baseline)"
+        lines.append(f"{r['kernel']:>36} {r['median_ms']:>10.4f} {r['tflops']:>9.2f} "
+                     f"{ratio:>8}  {base:<12} {r['rel_err']:>9.2e}")
+    return "\n".join(lines)
+
+
+def write_json(result: dict[str, Any], path: str | Path) -> None:
+    p = Path(path)
+    p.parent.mkdir(parents=True, exist_ok=True)
+    p.write_text(json.dumps(result, indent=1, sort_keys=False) + "\n")
+
+
+def load(paths: Iterable[str | Path]) -> list[dict[str, Any]]:
+    return [json.loads(Path(p).read_text()) for p in paths]
+
+
+def _case_label(r: dict[str, Any]) -> str:
+    lay = (r["a_layout"][0] + r["b_layout"][0]).upper()
+    if r["m"] == r["n"] == r["k"]:
+        return f"{r['m']}^3 {lay}"
+    return f"{r['m']}x{r['n']}x{r['k']} {lay}"
+
+
+def plot(result: dict[str, Any], path: str | Path) -> None:
+    """TFLOP/s of every kernel and baseline against shape, one line each."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    rows = result["results"]
+    cases = list(dict.fromkeys(_case_label(r) for r in rows))
+    kernels = list(dict.fromkeys(r["kernel"] for r in rows))
+    fig, ax = plt.subplots(figsize=(max(7, 1.1 * len(cases) + 3), 5))
+    for name in kernels:
+        ys = {_case_label(r): r["tflops"] for r in rows if r["kernel"] == name}
+        style = "--" if name.startswith("cuBLAS") else "-"
+        ax.plot(range(len(cases)), [ys.get(c, float("nan")) for c in cases], style, marker="o",
+                label=name, linewidth=2.5 if style == "--" else 1.5)
+    ax.set_xticks(range(len(cases)), cases, rotation=30, ha="right")
+    ax.set_ylabel("TFLOP/s")
+    ctx = result["context"]
+    ax.set_title(f"warpgemm {result['family']} / {result['suite']} on {ctx['gpu']}")
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1))
+    fig.tight_layout()
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def markdown_table(result: dict[str, Any]) -> str:
+    """A markdown table: one row per kernel, one column per shape, TFLOP/s and x baseline."""
+    rows = result["results"]
+    cases = list(dict.fromkeys(_case_label(r) for r in rows))
+    kernels = list(dict.fromkeys(r["kernel"] for r in rows))
+    by = {(r["kernel"], _case_label(r)): r for r in rows}
+    out = ["| kernel | " + " | ".join(cases) + " |", "|---|" + "---:|" * len(cases)]
+    for name in kernels:
+        cells = []
+        for c in cases:
+            r = by.get((name, c))
+            if r is None:
+                cells.append("")
+            elif "speedup" in r:
+                cells.append(f"{r['tflops']:.1f} ({r['speedup']:.2f}x)")
+            else:
+                cells.append(f"{r['tflops']:.1f}")
+        out.append(f"| `{name}` | " + " | ".join(cells) + " |")
+    ctx = result["context"]
+    out.append("")
+    out.append(f"TFLOP/s (speed relative to the same-run baseline: cuBLAS fp32 for FFMA rungs, "
+               f"cuBLAS tf32 for TF32 rungs). {ctx['gpu']}, {ctx['sm_count']} SMs, driver "
+               f"{ctx['driver']}, CUDA {ctx['cuda_torch']}, torch {ctx['torch']}, {ctx['date'][:10]}.")
+    return "\n".join(out)
+
+
+def replace_between(text: str, tag: str, body: str) -> str:
+    """Replace what stands between ``<!-- tag:start -->`` and ``<!-- tag:end -->``."""
+    start, end = f"<!-- {tag}:start -->", f"<!-- {tag}:end -->"
+    i, j = text.find(start), text.find(end)
+    if i < 0 or j < i:
+        raise ValueError(f"markers {start} ... {end} not found")
+    return text[: i + len(start)] + "\n" + body.strip() + "\n" + text[j:]

@@ -1,0 +1,175 @@
+"""Run a family's kernels over a shape suite against same-run baselines."""
+
+from __future__ import annotations
+
+import contextlib
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterator, Mapping
+
+import torch
+
+from .. import catalog
+from ..catalog import COL, KernelSpec
+from . import context, timing
+from .suites import Case
+
+BASELINES: dict[str, str] = {"ffma": "cuBLAS fp32", "tf32": "cuBLAS tf32"}
+"""The baseline each kind of arithmetic is compared against (BENCHMARKING.md)."""
+
+
+@dataclass(frozen=True)
+class Choice:
+    """A kernel with parameter overrides, as named on the command line: ``name[:P=V,...]``."""
+
+    spec: KernelSpec
+    params: Mapping[str, int] = field(default_factory=dict)
+
+    @property
+    def label(self) -> str:
+        if not self.params:
+            return self.spec.name
+        return self.spec.name + "[" + ",".join(f"{k}={v}" for k, v in self.params.items()) + "]"
+
+
+def parse_choice(text: str, family: str | None = None) -> Choice:
+    """``sgemm/08_tf32_mma:STAGES=2`` -> Choice. A bare rung prefix (``08``) is looked up in
+    ``family``."""
+    name, _, rest = text.partition(":")
+    if "/" not in name and family is not None:
+        matches = [s for s in catalog.kernels(family) if s.name.split("/", 1)[1].startswith(name)]
+        if len(matches) != 1:
+            raise ValueError(f"{text!r} matches {len(matches)} kernels of {family}")
+        spec = matches[0]
+    else:
+        spec = catalog.get(name)
+    params: dict[str, int] = {}
+    for item in filter(None, rest.split(",")):
+        key, eq, value = item.partition("=")
+        if not eq:
+            raise ValueError(f"bad parameter {item!r} in {text!r}; write NAME=VALUE")
+        params[key.strip()] = int(value)
+    spec.resolve(params)  # validates names
+    return Choice(spec, params)
+
+
+def default_choices(family: str) -> list[Choice]:
+    """Every rung of ``family`` at its defaults, plus the variants a family's issue asks for."""
+    choices = [Choice(s) for s in catalog.kernels(family)]
+    if family == "sgemm":
+        choices.append(Choice(catalog.get("sgemm/08_tf32_mma"), {"STAGES": 2}))
+    return choices
+
+
+@contextlib.contextmanager
+def _tf32(enabled: bool) -> Iterator[None]:
+    old = torch.backends.cuda.matmul.allow_tf32
+    torch.backends.cuda.matmul.allow_tf32 = enabled
+    try:
+        yield
+    finally:
+        torch.backends.cuda.matmul.allow_tf32 = old
+
+
+def _baseline_runner(kind: str, a_sets, b_sets) -> Callable[[int], torch.Tensor]:
+    allow = kind == "tf32"
+
+    def run(i: int) -> torch.Tensor:
+        with _tf32(allow):
+            return torch.matmul(a_sets[i], b_sets[i])
+    return run
+
+
+def _kernel_runner(choice: Choice, a_sets, b_sets) -> Callable[[int], torch.Tensor]:
+    from ..api import matmul
+
+    def run(i: int) -> torch.Tensor:
+        return matmul(a_sets[i], b_sets[i], kernel=choice.spec.name, **choice.params)
+    return run
+
+
+def _operand(rows: int, cols: int, layout: str, dtype: torch.dtype, gen: torch.Generator) -> torch.Tensor:
+    shape = (rows, cols) if layout != COL else (cols, rows)
+    t = torch.randn(shape, dtype=dtype, device="cuda", generator=gen)
+    return t if layout != COL else t.t()
+
+
+def rel_error(out: torch.Tensor, ref: torch.Tensor) -> float:
+    """||out - ref|| / ||ref|| in float64; NaN if out has any NaN."""
+    diff = torch.linalg.vector_norm(out.double() - ref)
+    return float(diff / torch.linalg.vector_norm(ref).clamp_min(1e-300))
+
+
+def bench_case(case: Case, choices: list[Choice], dtype: torch.dtype = torch.float32,
+               *, min_rounds: int = 20, target_seconds: float = 1.0) -> list[dict[str, Any]]:
+    """Time every choice and its baseline on one shape; one result row per choice and baseline."""
+    gen = torch.Generator(device="cuda").manual_seed(hash(case) & 0xFFFF_FFFF)
+    elem = torch.tensor([], dtype=dtype).element_size()
+    ws = elem * (case.m * case.k + case.k * case.n + case.m * case.n)
+    l2 = torch.cuda.get_device_properties(torch.cuda.current_device()).L2_cache_size
+    kinds = sorted({c.spec.math for c in choices})
+    n_sets = timing.sets_needed(ws, l2, len(choices) + len(kinds))
+    a_sets = [_operand(case.m, case.k, case.a_layout, dtype, gen) for _ in range(n_sets)]
+    b_sets = [_operand(case.k, case.n, case.b_layout, dtype, gen) for _ in range(n_sets)]
+    ref = torch.matmul(a_sets[0].double(), b_sets[0].double())
+
+    runners: dict[str, Callable[[int], torch.Tensor]] = {}
+    math_of: dict[str, str] = {}
+    for kind in kinds:
+        runners[BASELINES[kind]] = _baseline_runner(kind, a_sets, b_sets)
+        math_of[BASELINES[kind]] = kind
+    for c in choices:
+        runners[c.label] = _kernel_runner(c, a_sets, b_sets)
+        math_of[c.label] = c.spec.math
+
+    errors = {label: rel_error(run(0), ref) for label, run in runners.items()}
+    times = timing.interleaved(runners, n_sets, min_rounds=min_rounds, target_seconds=target_seconds)
+    rows = []
+    for label, t in times.items():
+        is_baseline = label in BASELINES.values()
+        row: dict[str, Any] = {
+            "m": case.m, "n": case.n, "k": case.k, "a_layout": case.a_layout,
+            "b_layout": case.b_layout, "kernel": label, "math": math_of[label],
+            "baseline": None if is_baseline else BASELINES[math_of[label]],
+            "median_ms": t.median_ms, "tflops": case.flops / t.median_ms / 1e9,
+            "rel_err": errors[label], "runs": len(t.ms), "input_sets": n_sets,
+        }
+        if not is_baseline:
+            base = times[BASELINES[math_of[label]]]
+            ratio = timing.paired_ratio(t, base)
+            row.update(baseline_ms=base.median_ms, time_ratio=ratio, speedup=1.0 / ratio)
+        rows.append(row)
+    del a_sets, b_sets, ref
+    torch.cuda.empty_cache()
+    return rows
+
+
+def run(cases: list[Case], choices: list[Choice], *, suite: str, family: str,
+        progress: bool = True, min_rounds: int = 20, target_seconds: float = 1.0,
+        on_case: Callable[[Case, list[dict[str, Any]]], None] | None = None) -> dict[str, Any]:
+    """Benchmark ``choices`` on ``cases``; the result carries its context and method."""
+    from tqdm import tqdm
+
+    ctx = context.collect()
+    ctx["sm_clock_mhz_before"] = context.sm_clock_mhz()
+    rows: list[dict[str, Any]] = []
+    bar = tqdm(cases, desc=f"bench {family}/{suite}", unit="shape", disable=not progress, leave=False)
+    for case in bar:
+        bar.set_postfix_str(case.label)
+        case_rows = bench_case(case, choices, min_rounds=min_rounds, target_seconds=target_seconds)
+        rows.extend(case_rows)
+        if on_case is not None:
+            on_case(case, case_rows)
+    ctx["sm_clock_mhz_after"] = context.sm_clock_mhz()
+    return {
+        "family": family, "suite": suite, "context": ctx,
+        "method": {
+            "timing": "CUDA events around each call; median of interleaved rounds "
+                      f"(>= {min_rounds}); ratio = median of per-round kernel/baseline times",
+            "cold_inputs": "rotating input sets so each launch reads data evicted from L2 "
+                           "(>= 2x L2 of other traffic since its last use)",
+            "inputs": "torch.randn, fresh per shape",
+            "reference": "float64 torch.matmul on the first input set",
+            "baselines": {k: v for k, v in BASELINES.items()},
+        },
+        "results": rows,
+    }

@@ -1,0 +1,239 @@
+"""The kernel catalogue: one :class:`KernelSpec` for every kernel warpgemm ships.
+
+A spec is data. It names the CUDA source file and its kernel template, says which dtypes and
+operand layouts the kernel accepts and what it requires of them, and holds the default template
+parameters together with the space a tuner may search. The API, the benchmark, the compile
+tests and the CLI all read the catalogue; nothing else lists kernels.
+
+Every kernel template takes the operand layouts first, then its own parameters, in the order
+of :attr:`KernelSpec.params`::
+
+    template <bool A_ROW, bool B_ROW, int P0, int P1, ...>
+    __global__ void entry(const T* A, const T* B, Tout* C, int M, int N, int K,
+                          int lda, int ldb, int ldc);
+
+``A_ROW`` means A (M x K) is row-major, ``(M,K):(lda,1)``; otherwise column-major,
+``(M,K):(1,lda)``. Likewise ``B_ROW`` for B (K x N): ``(K,N):(ldb,1)`` or ``(K,N):(1,ldb)``.
+C is always row-major ``(M,N):(ldc,1)``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable, Mapping
+
+from .errors import KernelNotFoundError
+
+ROW, COL = "row", "col"
+ALL_LAYOUTS: tuple[tuple[str, str], ...] = ((ROW, ROW), (ROW, COL), (COL, ROW), (COL, COL))
+
+
+def _cdiv(a: int, b: int) -> int:
+    return -(-a // b)
+
+
+@dataclass(frozen=True)
+class KernelSpec:
+    """Everything warpgemm knows about one kernel, short of compiling it."""
+
+    name: str
+    """Catalogue name, ``family/NN_idea``, e.g. ``sgemm/05_double_buffer``."""
+    family: str
+    rung: int
+    idea: str
+    """One line: the idea this rung adds over the one before it."""
+    source: str
+    """CUDA source, relative to the package's ``kernels/`` directory."""
+    entry: str
+    """Name of the ``__global__`` function template in :attr:`source`."""
+    in_dtypes: tuple[str, ...]
+    """torch dtype names of A and B the kernel accepts (both operands share one dtype)."""
+    out_dtypes: tuple[str, ...]
+    math: str
+    """Arithmetic: ``ffma`` (fp32 FMA), ``tf32`` (TF32 tensor cores), ..."""
+    params: Mapping[str, int]
+    """Default template parameters, in template order (after A_ROW, B_ROW)."""
+    threads: Callable[[Mapping[str, int]], int]
+    """Threads per block for given parameters."""
+    tile: Callable[[Mapping[str, int]], tuple[int, int]]
+    """(rows of C, columns of C) one block computes."""
+    layouts: tuple[tuple[str, str], ...] = ALL_LAYOUTS
+    """(A, B) layouts the kernel reads without a copy."""
+    align_elems: int = 1
+    """Required alignment, in elements, of each operand's base pointer and leading dimension.
+    Inputs that do not meet it are copied into an aligned buffer before the launch."""
+    constraints: tuple[str, ...] = ()
+    """Human-readable statements of what the kernel requires (shown by ``warpgemm kernels``)."""
+    tuning: Mapping[str, tuple[int, ...]] = field(default_factory=dict)
+    """Values a tuner may try for each parameter."""
+    smem_bytes: Callable[[Mapping[str, int]], int] = lambda p: 0
+    """Dynamic shared memory per block, in bytes."""
+    grid: Callable[[int, int, Mapping[str, int]], tuple[int, int, int]] | None = None
+    """Grid for an (M, N) problem; default is one block per output tile, x over N, y over M."""
+    spill_free: bool = True
+    """The compile tests fail if ptxas reports spills for this kernel."""
+    min_arch: int = 70
+    """Lowest compute capability (major*10+minor) the kernel runs on."""
+
+    # -- derived ----------------------------------------------------------------------------
+
+    def resolve(self, overrides: Mapping[str, int] | None = None) -> dict[str, int]:
+        """The default parameters with ``overrides`` applied; unknown names are an error."""
+        p = dict(self.params)
+        for key, value in (overrides or {}).items():
+            if key not in p:
+                raise ValueError(
+                    f"{self.name}: unknown parameter {key!r}; it takes {', '.join(p) or 'none'}")
+            if not isinstance(value, int) or isinstance(value, bool):
+                raise TypeError(f"{self.name}: parameter {key} must be an int, got {value!r}")
+            p[key] = value
+        return p
+
+    def name_expression(self, a_row: bool, b_row: bool, params: Mapping[str, int]) -> str:
+        """The C++ name expression NVRTC instantiates, e.g. ``sgemm_naive<true, false, 16, 16>``."""
+        args = ["true" if a_row else "false", "true" if b_row else "false"]
+        args += [str(int(params[k])) for k in self.params]
+        return f"{self.entry}<{', '.join(args)}>"
+
+    def launch_grid(self, m: int, n: int, params: Mapping[str, int]) -> tuple[int, int, int]:
+        if self.grid is not None:
+            return self.grid(m, n, params)
+        bm, bn = self.tile(params)
+        return (_cdiv(n, bn), _cdiv(m, bm), 1)
+
+    def supports_layout(self, a_layout: str, b_layout: str) -> bool:
+        return (a_layout, b_layout) in self.layouts
+
+
+# ---------------------------------------------------------------------------------------------
+# SGEMM ladder (fp32 in, fp32 out)
+# ---------------------------------------------------------------------------------------------
+
+_F32 = ("float32",)
+_VEC4 = "16-byte aligned base pointer and leading dimension (a multiple of 4 floats); " \
+        "other inputs are copied to an aligned buffer first"
+
+
+def _tile_bm_bn(p: Mapping[str, int]) -> tuple[int, int]:
+    return p["BM"], p["BN"]
+
+
+def _threads_thread_tile(p: Mapping[str, int]) -> int:
+    return (p["BM"] // p["TM"]) * (p["BN"] // p["TN"])
+
+
+def _padded_tile(mn: int, bk: int) -> int:
+    # Floats of one stage of an operand tile in either layout: k-contiguous rows padded by 4,
+    # or mn-contiguous rows padded by 8 (both conflict-free for the mma fragment reads).
+    return max(mn * (bk + 4), bk * (mn + 8))
+
+
+def _swizzled_grid(m: int, n: int, p: Mapping[str, int]) -> tuple[int, int, int]:
+    # Block swizzle: blocks are launched as a 1-D sequence and the kernel maps each to a tile
+    # in groups of SWIZZLE tile-rows, so that consecutive blocks share A and B tiles in L2.
+    return (_cdiv(n, p["BN"]) * _cdiv(m, p["BM"]), 1, 1)
+
+
+_FFMA_TUNING = {"BM": (64, 128), "BN": (64, 128), "BK": (8, 16), "TM": (4, 8), "TN": (4, 8)}
+
+SGEMM: tuple[KernelSpec, ...] = (
+    KernelSpec(
+        name="sgemm/01_naive", family="sgemm", rung=1,
+        idea="one thread per element of C, reading A and B straight from global memory",
+        source="sgemm/01_naive.cu", entry="sgemm_naive",
+        in_dtypes=_F32, out_dtypes=_F32, math="ffma",
+        params={"BM": 16, "BN": 16},
+        threads=lambda p: p["BM"] * p["BN"], tile=_tile_bm_bn,
+    ),
+    KernelSpec(
+        name="sgemm/02_smem_sliced_k", family="sgemm", rung=2,
+        idea="stage BMxBK and BKxBN slices of A and B in shared memory, reused by the block",
+        source="sgemm/02_smem_sliced_k.cu", entry="sgemm_smem_sliced_k",
+        in_dtypes=_F32, out_dtypes=_F32, math="ffma",
+        params={"BM": 32, "BN": 32, "BK": 32},
+        threads=lambda p: p["BM"] * p["BN"], tile=_tile_bm_bn,
+    ),
+    KernelSpec(
+        name="sgemm/03_thread_tile_8x8", family="sgemm", rung=3,
+        idea="each thread computes a TMxTN (8x8) tile of C from registers; float4 global loads",
+        source="sgemm/03_thread_tile_8x8.cu", entry="sgemm_thread_tile",
+        in_dtypes=_F32, out_dtypes=_F32, math="ffma",
+        params={"BM": 128, "BN": 128, "BK": 8, "TM": 8, "TN": 8},
+        threads=_threads_thread_tile, tile=_tile_bm_bn, align_elems=4, constraints=(_VEC4,),
+        tuning=_FFMA_TUNING,
+    ),
+    KernelSpec(
+        name="sgemm/04_bank_conflict_free", family="sgemm", rung=4,
+        idea="store A transposed (k-major) in shared memory so the inner loop reads float4 "
+             "without bank conflicts",
+        source="sgemm/04_bank_conflict_free.cu", entry="sgemm_bank_conflict_free",
+        in_dtypes=_F32, out_dtypes=_F32, math="ffma",
+        params={"BM": 128, "BN": 128, "BK": 8, "TM": 8, "TN": 8},
+        threads=_threads_thread_tile, tile=_tile_bm_bn, align_elems=4, constraints=(_VEC4,),
+        tuning=_FFMA_TUNING,
+    ),
+    KernelSpec(
+        name="sgemm/05_double_buffer", family="sgemm", rung=5,
+        idea="two shared-memory buffers: load the next k-slice while computing on this one",
+        source="sgemm/05_double_buffer.cu", entry="sgemm_double_buffer",
+        in_dtypes=_F32, out_dtypes=_F32, math="ffma",
+        params={"BM": 128, "BN": 128, "BK": 8, "TM": 8, "TN": 8},
+        threads=_threads_thread_tile, tile=_tile_bm_bn, align_elems=4, constraints=(_VEC4,),
+        tuning=_FFMA_TUNING,
+    ),
+    KernelSpec(
+        name="sgemm/06_k16_double_buffer", family="sgemm", rung=6,
+        idea="a k-slice of 16: half the barriers per FLOP of the k8 double buffer",
+        source="sgemm/06_k16_double_buffer.cu", entry="sgemm_k16_double_buffer",
+        in_dtypes=_F32, out_dtypes=_F32, math="ffma",
+        params={"BM": 128, "BN": 128, "BK": 16, "TM": 8, "TN": 8},
+        threads=_threads_thread_tile, tile=_tile_bm_bn, align_elems=4, constraints=(_VEC4,),
+        tuning=_FFMA_TUNING,
+    ),
+    KernelSpec(
+        name="sgemm/07_cp_async", family="sgemm", rung=7,
+        idea="cp.async copies global to shared memory without passing through registers",
+        source="sgemm/07_cp_async.cu", entry="sgemm_cp_async",
+        in_dtypes=_F32, out_dtypes=_F32, math="ffma",
+        params={"BM": 128, "BN": 128, "BK": 16, "TM": 8, "TN": 8},
+        threads=_threads_thread_tile, tile=_tile_bm_bn, align_elems=4, constraints=(_VEC4,),
+        tuning=_FFMA_TUNING, min_arch=80,
+    ),
+    KernelSpec(
+        name="sgemm/08_tf32_mma", family="sgemm", rung=8,
+        idea="TF32 tensor cores (mma.sync m16n8k8) fed by a multi-stage cp.async pipeline, "
+             "with a block swizzle for L2 reuse",
+        source="sgemm/08_tf32_mma.cu", entry="sgemm_tf32_mma",
+        in_dtypes=_F32, out_dtypes=_F32, math="tf32",
+        params={"BM": 128, "BN": 128, "BK": 32, "WM": 64, "WN": 32, "STAGES": 3, "SWIZZLE": 8},
+        threads=lambda p: 32 * (p["BM"] // p["WM"]) * (p["BN"] // p["WN"]),
+        tile=_tile_bm_bn, align_elems=4, constraints=(_VEC4,),
+        tuning={"BM": (64, 128, 256), "BN": (64, 128, 256), "BK": (16, 32), "WM": (32, 64),
+                "WN": (32, 64), "STAGES": (2, 3, 4), "SWIZZLE": (1, 4, 8, 16)},
+        smem_bytes=lambda p: 4 * p["STAGES"] * (_padded_tile(p["BM"], p["BK"]) + _padded_tile(p["BN"], p["BK"])),
+        grid=_swizzled_grid, min_arch=80,
+    ),
+)
+
+CATALOG: tuple[KernelSpec, ...] = SGEMM
+_BY_NAME: dict[str, KernelSpec] = {s.name: s for s in CATALOG}
+
+
+def kernels(family: str | None = None) -> list[KernelSpec]:
+    """Every kernel in the catalogue, or those of one family, in ladder order."""
+    if family is None:
+        return list(CATALOG)
+    found = [s for s in CATALOG if s.family == family]
+    if not found:
+        families = sorted({s.family for s in CATALOG})
+        raise KernelNotFoundError(f"no kernel family {family!r}; families are {families}")
+    return found
+
+
+def get(name: str) -> KernelSpec:
+    """The spec called ``name`` (e.g. ``sgemm/07_cp_async``)."""
+    try:
+        return _BY_NAME[name]
+    except KeyError:
+        raise KernelNotFoundError(
+            f"no kernel named {name!r}; `warpgemm kernels` lists them") from None

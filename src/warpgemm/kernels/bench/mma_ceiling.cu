@@ -1,0 +1,34 @@
+// warpgemm/kernels/bench/mma_ceiling.cu -- the mma.sync throughput ceiling of this GPU.
+//
+// Every warp issues CHAINS independent chains of ITERS back-to-back mma.sync instructions on
+// register operands: no memory traffic, no dependency stalls beyond the tensor-core pipeline
+// itself. The rate it reaches is the denominator for "fraction of the mma.sync ceiling".
+// The accumulators are written out at the end so the compiler cannot drop the work.
+#include "common/ptx.cuh"
+
+namespace wg {
+
+// KIND 0: m16n8k8 tf32 -> f32 (2*16*8*8 = 2048 FLOP per instruction).
+template <int KIND, int CHAINS>
+__global__ void __launch_bounds__(256) mma_ceiling(float* __restrict__ out, int iters, uint32_t seed) {
+    static_assert(KIND == 0, "mma_ceiling: only KIND 0 (tf32 m16n8k8) is defined");
+    static_assert(CHAINS >= 1 && CHAINS <= 16, "mma_ceiling: CHAINS must be in [1, 16]");
+    const uint32_t lane = threadIdx.x % 32;
+    uint32_t a[4] = {seed ^ lane, seed + lane, seed * 3u, seed ^ 0x3f800000u};
+    uint32_t b[2] = {seed + 7u * lane, seed ^ 0x40000000u};
+    float acc[CHAINS][4];
+#pragma unroll
+    for (int c = 0; c < CHAINS; ++c)
+#pragma unroll
+        for (int i = 0; i < 4; ++i) acc[c][i] = 0.f;
+    for (int it = 0; it < iters; ++it) {
+#pragma unroll
+        for (int c = 0; c < CHAINS; ++c) mma_m16n8k8_tf32(acc[c], a, b);
+    }
+    float sum = 0.f;
+#pragma unroll
+    for (int c = 0; c < CHAINS; ++c) sum += acc[c][0] + acc[c][1] + acc[c][2] + acc[c][3];
+    out[blockIdx.x * blockDim.x + threadIdx.x] = sum;
+}
+
+}  // namespace wg

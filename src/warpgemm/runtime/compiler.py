@@ -1,0 +1,196 @@
+"""Compile kernel sources to cubin with NVRTC (through cuda.core), cached on disk.
+
+Compiling needs no GPU and no driver: ``compile_kernel(..., arch="sm_90a")`` works on any
+machine with the NVRTC wheel. Loading the cubin (``CompiledKernel.function()``) needs a device.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..errors import CompileError
+from . import cache
+from .device import current_arch, nvrtc_version
+
+KERNELS_ROOT = Path(__file__).resolve().parent.parent / "kernels"
+"""Include root of every kernel source; ``#include "common/ptx.cuh"`` resolves against it."""
+
+_FORMAT = "warpgemm-cubin-v1"
+_STD = "c++17"
+_INCLUDE_RE = re.compile(r'^\s*#\s*include\s*"([^"]+)"', re.MULTILINE)
+
+
+@dataclass
+class CompiledKernel:
+    """A cubin for one kernel instantiation, with ptxas's resource report."""
+
+    source: str
+    name_expression: str
+    arch: str
+    cubin: bytes = field(repr=False)
+    mangled_name: str
+    registers: int
+    spill_bytes: int
+    """Spill stores plus spill loads, in bytes, as ptxas reports them."""
+    shared_bytes: int
+    """Static shared memory per block (dynamic shared memory is chosen at launch)."""
+    stack_bytes: int
+    log: str = field(repr=False, default="")
+    from_cache: bool = False
+    compile_seconds: float = 0.0
+
+    def __post_init__(self) -> None:
+        self._functions: dict[int, Any] = {}
+        self._smem_limit: dict[int, int] = {}
+        self._lock = threading.Lock()
+
+    def function(self):
+        """The loaded ``cuda.core`` kernel on the current device (loaded once per device)."""
+        import torch
+        from cuda.core import Device, ObjectCode
+
+        dev_id = torch.cuda.current_device()
+        fn = self._functions.get(dev_id)
+        if fn is None:
+            with self._lock:
+                fn = self._functions.get(dev_id)
+                if fn is None:
+                    Device(dev_id).set_current()
+                    fn = ObjectCode.from_cubin(self.cubin).get_kernel(self.mangled_name)
+                    self._functions[dev_id] = fn
+        return fn
+
+    def ensure_dynamic_smem(self, nbytes: int) -> None:
+        """Raise the kernel's dynamic shared-memory limit to ``nbytes`` when above 48 KB."""
+        import torch
+
+        dev_id = torch.cuda.current_device()
+        if nbytes <= max(48 * 1024, self._smem_limit.get(dev_id, 0)):
+            return
+        from cuda.bindings import driver as cu
+
+        fn = self.function()
+        attr = cu.CUfunction_attribute.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES
+        (err,) = cu.cuKernelSetAttribute(attr, nbytes, fn.handle, cu.CUdevice(dev_id))
+        if err != cu.CUresult.CUDA_SUCCESS:
+            optin = torch.cuda.get_device_properties(dev_id).shared_memory_per_block_optin
+            raise RuntimeError(
+                f"{self.name_expression}: cannot use {nbytes} bytes of dynamic shared memory "
+                f"on this device (limit {optin} bytes): {err.name}")
+        self._smem_limit[dev_id] = nbytes
+
+
+def _read_with_includes(rel: str, seen: dict[str, str]) -> None:
+    """Read ``rel`` and, recursively, every ``#include "..."`` it names, into ``seen``."""
+    if rel in seen:
+        return
+    path = KERNELS_ROOT / rel
+    try:
+        text = path.read_text()
+    except FileNotFoundError:
+        raise FileNotFoundError(f"kernel source {rel!r} not found under {KERNELS_ROOT}") from None
+    seen[rel] = text
+    for inc in _INCLUDE_RE.findall(text):
+        _read_with_includes(inc, seen)
+
+
+_PTXAS_ENTRY = re.compile(r"Compiling entry function '([^']+)'")
+_PTXAS_REGS = re.compile(r"Used (\d+) registers")
+_PTXAS_SMEM = re.compile(r"(\d+) bytes smem")
+_PTXAS_STACK = re.compile(r"(\d+) bytes stack frame, (\d+) bytes spill stores, (\d+) bytes spill loads")
+
+
+def parse_ptxas_report(log: str, mangled_name: str) -> dict[str, int]:
+    """Registers, spill bytes, static shared memory and stack of one entry in a ptxas -v log."""
+    report = {"registers": 0, "spill_bytes": 0, "shared_bytes": 0, "stack_bytes": 0}
+    current = None
+    found = False
+    for line in log.splitlines():
+        m = _PTXAS_ENTRY.search(line)
+        if m:
+            current = m.group(1)
+            found = found or current == mangled_name
+            continue
+        if current != mangled_name:
+            continue
+        if m := _PTXAS_STACK.search(line):
+            report["stack_bytes"] = int(m.group(1))
+            report["spill_bytes"] = int(m.group(2)) + int(m.group(3))
+        if m := _PTXAS_REGS.search(line):
+            report["registers"] = int(m.group(1))
+        if m := _PTXAS_SMEM.search(line):
+            report["shared_bytes"] = int(m.group(1))
+    if not found:
+        raise CompileError(f"ptxas report has no entry for {mangled_name}:\n{log}")
+    return report
+
+
+_memo: dict[str, CompiledKernel] = {}
+_memo_lock = threading.Lock()
+
+
+def compile_kernel(source: str, name_expression: str, arch: str | None = None) -> CompiledKernel:
+    """Compile ``name_expression`` from ``source`` (relative to the kernels directory) to a
+    cubin for ``arch`` (default: the current device's), using the disk cache."""
+    arch = arch or current_arch()
+    files: dict[str, str] = {}
+    _read_with_includes(source, files)
+    options = _options(arch)
+    key = cache.make_key(_FORMAT, nvrtc_version(), arch, repr(options), name_expression,
+                         *(f"{name}\0{text}" for name, text in sorted(files.items())))
+    with _memo_lock:
+        hit = _memo.get(key)
+    if hit is not None:
+        return hit
+
+    entry = cache.load(key)
+    if entry is not None:
+        meta, cubin = entry
+        kernel = CompiledKernel(source=source, name_expression=name_expression, arch=arch,
+                                cubin=cubin, mangled_name=meta["mangled_name"],
+                                registers=meta["registers"], spill_bytes=meta["spill_bytes"],
+                                shared_bytes=meta["shared_bytes"], stack_bytes=meta["stack_bytes"],
+                                log=meta.get("log", ""), from_cache=True)
+    else:
+        kernel = _compile(source, files[source], name_expression, arch, options)
+        cache.store(key, {"mangled_name": kernel.mangled_name, "registers": kernel.registers,
+                          "spill_bytes": kernel.spill_bytes, "shared_bytes": kernel.shared_bytes,
+                          "stack_bytes": kernel.stack_bytes, "log": kernel.log,
+                          "source": source, "name_expression": name_expression, "arch": arch},
+                    kernel.cubin)
+    with _memo_lock:
+        return _memo.setdefault(key, kernel)
+
+
+def _options(arch: str) -> dict[str, Any]:
+    return {"arch": arch, "std": _STD, "include_path": [str(KERNELS_ROOT)],
+            # --no-cache: NVRTC's own cache drops the ptxas report on a hit; ours keeps it.
+            "no_cache": True, "ptxas_options": ["-v"]}
+
+
+def _compile(source: str, text: str, name_expression: str, arch: str,
+             options: dict[str, Any]) -> CompiledKernel:
+    from cuda.core import Program, ProgramOptions
+
+    log = io.StringIO()
+    t0 = time.perf_counter()
+    try:
+        program = Program(text, code_type="c++", options=ProgramOptions(name=source, **options))
+        obj = program.compile("cubin", name_expressions=(name_expression,), logs=log)
+    except Exception as exc:  # cuda.core raises NVRTCError with the compiler log in its text
+        raise CompileError(f"NVRTC failed to compile {name_expression} from {source} for {arch}:\n"
+                           f"{exc}\n{log.getvalue()}") from None
+    seconds = time.perf_counter() - t0
+    mangled = obj.symbol_mapping[name_expression]
+    mangled = mangled.decode() if isinstance(mangled, bytes) else str(mangled)
+    text_log = log.getvalue().replace("\x00", "")
+    report = parse_ptxas_report(text_log, mangled)
+    return CompiledKernel(source=source, name_expression=name_expression, arch=arch,
+                          cubin=bytes(obj.code), mangled_name=mangled, log=text_log,
+                          compile_seconds=seconds, **report)

@@ -1,0 +1,87 @@
+"""The CUDA device as warpgemm sees it: is there one, which arch, which versions."""
+
+from __future__ import annotations
+
+import functools
+import importlib.metadata as md
+
+from ..errors import NoDeviceError
+
+
+def has_device() -> bool:
+    """True when torch sees at least one CUDA device."""
+    try:
+        import torch
+    except ImportError:  # pragma: no cover - torch is a dependency
+        return False
+    return bool(torch.cuda.is_available())
+
+
+def require_device(what: str = "this computation") -> None:
+    """Raise :class:`NoDeviceError` (a RuntimeError) unless a CUDA device is present."""
+    if not has_device():
+        raise NoDeviceError(
+            f"warpgemm: {what} needs a CUDA device, and none is available "
+            "(torch.cuda.is_available() is False). Compiling kernels and the layout tools "
+            "work without one.")
+
+
+def arch_for_capability(major: int, minor: int) -> str:
+    """NVRTC arch for a compute capability. Hopper gets the arch-specific ``sm_90a`` so that
+    wgmma and friends are available; everything else gets plain ``sm_XY``."""
+    if (major, minor) == (9, 0):
+        return "sm_90a"
+    return f"sm_{major}{minor}"
+
+
+def capability_of_arch(arch: str) -> int:
+    """``sm_90a`` -> 90, ``sm_80`` -> 80."""
+    digits = "".join(ch for ch in arch.removeprefix("sm_") if ch.isdigit())
+    if not arch.startswith("sm_") or not digits:
+        raise ValueError(f"arch must look like 'sm_80' or 'sm_90a', got {arch!r}")
+    return int(digits)
+
+
+def current_arch() -> str:
+    """The arch of torch's current CUDA device."""
+    require_device("detecting the GPU architecture")
+    import torch
+
+    return arch_for_capability(*torch.cuda.get_device_capability())
+
+
+def current_capability() -> int:
+    import torch
+
+    major, minor = torch.cuda.get_device_capability()
+    return major * 10 + minor
+
+
+@functools.lru_cache(maxsize=None)
+def nvrtc_version() -> str:
+    from cuda.bindings import nvrtc
+
+    err, major, minor = nvrtc.nvrtcVersion()
+    if err != nvrtc.nvrtcResult.NVRTC_SUCCESS:  # pragma: no cover
+        raise RuntimeError(f"nvrtcVersion failed: {err}")
+    return f"{major}.{minor}"
+
+
+def package_version(name: str) -> str | None:
+    try:
+        return md.version(name)
+    except md.PackageNotFoundError:
+        return None
+
+
+def driver_version() -> str | None:
+    """CUDA driver API version, e.g. ``13.0``; None without a driver."""
+    try:
+        from cuda.bindings import driver as cu
+
+        err, v = cu.cuDriverGetVersion()
+        if err != cu.CUresult.CUDA_SUCCESS:
+            return None
+        return f"{v // 1000}.{(v % 1000) // 10}"
+    except Exception:
+        return None

@@ -1,0 +1,35 @@
+"""Shared test set-up: GPU tests skip, with the reason, where there is no CUDA device."""
+
+from __future__ import annotations
+
+import pytest
+
+
+def _has_gpu() -> bool:
+    try:
+        import torch
+    except ImportError:
+        return False
+    return torch.cuda.is_available()
+
+
+HAS_GPU = _has_gpu()
+
+
+def pytest_collection_modifyitems(config, items):
+    if HAS_GPU:
+        return
+    skip = pytest.mark.skip(reason="needs a CUDA device; none is available here")
+    for item in items:
+        if "gpu" in item.keywords:
+            item.add_marker(skip)
+
+
+@pytest.fixture
+def fresh_cache(tmp_path, monkeypatch):
+    """An empty kernel cache for this test, and no in-process memo of earlier compiles."""
+    from warpgemm.runtime import compiler
+
+    monkeypatch.setenv("WARPGEMM_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setattr(compiler, "_memo", {})
+    return tmp_path / "cache"

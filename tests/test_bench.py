@@ -1,0 +1,84 @@
+"""Benchmark plumbing that needs no GPU: suites, kernel choices, timing arithmetic, reports."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from warpgemm.bench import report, runner, suites, timing
+
+
+def test_suites_hold_the_shapes_of_the_methodology():
+    assert [c.m for c in suites.square()] == [1024, 2048, 4096, 8192, 16384]
+    assert [c.m for c in suites.get("square", max_size=8192)] == [1024, 2048, 4096, 8192]
+    assert len(suites.llm()) == 4 * 7 and all(c.b_layout == "col" for c in suites.llm())
+    assert {c.m for c in suites.decode()} == {1, 2, 4, 8, 16, 32, 64}
+    assert (4097, 4095, 4093) in [(c.m, c.n, c.k) for c in suites.ragged()]
+    assert {(c.a_layout, c.b_layout) for c in suites.layouts()} == {
+        ("row", "row"), ("row", "col"), ("col", "row"), ("col", "col")}
+    with pytest.raises(ValueError, match="unknown suite"):
+        suites.get("huge")
+
+
+def test_kernel_choices_parse_names_prefixes_and_parameters():
+    c = runner.parse_choice("08:STAGES=2,SWIZZLE=4", "sgemm")
+    assert c.spec.name == "sgemm/08_tf32_mma" and dict(c.params) == {"STAGES": 2, "SWIZZLE": 4}
+    assert c.label == "sgemm/08_tf32_mma[STAGES=2,SWIZZLE=4]"
+    assert runner.parse_choice("sgemm/01_naive").label == "sgemm/01_naive"
+    with pytest.raises(ValueError, match="unknown parameter"):
+        runner.parse_choice("sgemm/01_naive:BK=8")
+    labels = [c.label for c in runner.default_choices("sgemm")]
+    assert "sgemm/08_tf32_mma" in labels and "sgemm/08_tf32_mma[STAGES=2]" in labels
+
+
+def test_input_sets_rotate_until_reuse_is_two_l2_sizes_apart():
+    l2 = 50 * 2**20
+    assert timing.sets_needed(300 * 2**20, l2, 3) == 1
+    n = timing.sets_needed(12 * 2**20, l2, 3)
+    assert (n - 1) * 12 * 2**20 >= 2 * l2
+
+
+def test_paired_ratio_is_the_median_of_per_round_ratios():
+    cand = timing.Timings("k", [2.0, 4.0, 3.0])
+    base = timing.Timings("b", [1.0, 1.0, 3.0])
+    assert timing.paired_ratio(cand, base) == 2.0
+
+
+def _result():
+    ctx = {"gpu": "Test GPU", "sm_count": 4, "driver": "1.0", "cuda_torch": "13.0",
+           "torch": "2.x", "date": "2026-11-22T00:00:00+00:00"}
+    rows = [
+        {"m": 64, "n": 64, "k": 64, "a_layout": "row", "b_layout": "row", "kernel": "cuBLAS fp32",
+         "baseline": None, "median_ms": 0.01, "tflops": 0.05, "rel_err": 1e-7, "math": "ffma"},
+        {"m": 64, "n": 64, "k": 64, "a_layout": "row", "b_layout": "row", "kernel": "sgemm/01_naive",
+         "baseline": "cuBLAS fp32", "median_ms": 0.02, "tflops": 0.025, "rel_err": 2e-7,
+         "math": "ffma", "speedup": 0.5, "time_ratio": 2.0, "baseline_ms": 0.01},
+    ]
+    return {"family": "sgemm", "suite": "square", "context": ctx, "results": rows}
+
+
+def test_case_table_shows_time_rate_ratio_and_error():
+    text = report.case_table(_result()["results"])
+    assert "M=64, N=64, K=64" in text
+    assert "sgemm/01_naive" in text and "0.500" in text and "2.00e-07" in text
+
+
+def test_markdown_table_and_readme_markers(tmp_path):
+    table = report.markdown_table(_result())
+    assert "| `sgemm/01_naive` | 0.0 (0.50x) |" in table and "Test GPU" in table
+    doc = "intro\n<!-- t:start -->\nold\n<!-- t:end -->\nrest\n"
+    new = report.replace_between(doc, "t", table)
+    assert "old" not in new and "sgemm/01_naive" in new and new.endswith("rest\n")
+    with pytest.raises(ValueError, match="markers"):
+        report.replace_between("no markers", "t", table)
+    path = tmp_path / "r.json"
+    report.write_json(_result(), path)
+    assert json.loads(path.read_text())["family"] == "sgemm"
+
+
+def test_plot_writes_an_image(tmp_path):
+    pytest.importorskip("matplotlib")
+    path = tmp_path / "p.png"
+    report.plot(_result(), path)
+    assert path.stat().st_size > 1000

@@ -1,0 +1,101 @@
+"""The disk cache: hits, corrupt entries, concurrent writers, and what the key covers."""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+import os
+
+import pytest
+
+from warpgemm.runtime import cache, compile_kernel, compiler
+
+SRC, NAME = "bench/mma_ceiling.cu", "wg::mma_ceiling<0, 4>"
+
+
+def _entries(root):
+    return sorted(root.glob("*/*.cubin-entry"))
+
+
+def test_second_compile_is_a_cache_hit_with_the_same_cubin(fresh_cache, monkeypatch):
+    first = compile_kernel(SRC, NAME, "sm_80")
+    assert not first.from_cache
+    assert len(_entries(fresh_cache)) == 1
+    monkeypatch.setattr(compiler, "_memo", {})  # as if in a new process
+    second = compile_kernel(SRC, NAME, "sm_80")
+    assert second.from_cache
+    assert second.cubin == first.cubin
+    assert (second.registers, second.spill_bytes, second.mangled_name) == \
+        (first.registers, first.spill_bytes, first.mangled_name)
+
+
+def test_the_key_covers_arch_and_name_expression(fresh_cache):
+    compile_kernel(SRC, NAME, "sm_80")
+    compile_kernel(SRC, NAME, "sm_90a")
+    compile_kernel(SRC, "wg::mma_ceiling<0, 2>", "sm_80")
+    assert len(_entries(fresh_cache)) == 3
+
+
+def test_the_key_covers_included_headers(fresh_cache, tmp_path, monkeypatch):
+    root = tmp_path / "kernels"
+    (root / "common").mkdir(parents=True)
+    (root / "common" / "val.cuh").write_text("#pragma once\nconstexpr int VAL = 1;\n")
+    (root / "k.cu").write_text('#include "common/val.cuh"\n'
+                               'extern "C" __global__ void k(int* x) { x[0] = VAL; }\n')
+    monkeypatch.setattr(compiler, "KERNELS_ROOT", root)
+    first = compile_kernel("k.cu", "k", "sm_80")
+    (root / "common" / "val.cuh").write_text("#pragma once\nconstexpr int VAL = 2;\n")
+    second = compile_kernel("k.cu", "k", "sm_80")
+    assert not second.from_cache and second.cubin != first.cubin
+    assert len(_entries(fresh_cache)) == 2
+
+
+@pytest.mark.parametrize("damage", ["truncate", "garbage", "flip_byte", "empty"])
+def test_a_corrupt_entry_is_rebuilt_not_fatal(fresh_cache, monkeypatch, damage):
+    good = compile_kernel(SRC, NAME, "sm_80")
+    (path,) = _entries(fresh_cache)
+    blob = path.read_bytes()
+    if damage == "truncate":
+        path.write_bytes(blob[: len(blob) // 2])
+    elif damage == "garbage":
+        path.write_bytes(os.urandom(300))
+    elif damage == "flip_byte":
+        path.write_bytes(blob[:-10] + bytes([blob[-10] ^ 0xFF]) + blob[-9:])
+    else:
+        path.write_bytes(b"")
+    monkeypatch.setattr(compiler, "_memo", {})
+    rebuilt = compile_kernel(SRC, NAME, "sm_80")
+    assert not rebuilt.from_cache and rebuilt.cubin == good.cubin
+    assert cache.load(path.name.split(".")[0]) is not None  # the entry was rewritten
+
+
+def _compile_in_child(cache_dir: str, queue) -> None:
+    os.environ["WARPGEMM_CACHE"] = cache_dir
+    from warpgemm.runtime import compile_kernel as ck
+
+    k = ck(SRC, NAME, "sm_90a")
+    queue.put((k.from_cache, len(k.cubin)))
+
+
+def test_two_processes_compiling_the_same_kernel_at_once_both_succeed(tmp_path, monkeypatch):
+    monkeypatch.setenv("WARPGEMM_CACHE", str(tmp_path / "c"))
+    ctx = mp.get_context("spawn")
+    queue = ctx.Queue()
+    procs = [ctx.Process(target=_compile_in_child, args=(str(tmp_path / "c"), queue)) for _ in range(2)]
+    for p in procs:
+        p.start()
+    for p in procs:
+        p.join(120)
+    assert [p.exitcode for p in procs] == [0, 0]
+    results = [queue.get(timeout=5) for _ in procs]
+    assert all(size > 0 for _, size in results)
+    entries = _entries(tmp_path / "c")
+    assert len(entries) == 1
+    assert not list((tmp_path / "c").glob("*/.tmp-*")), "a temporary file was left behind"
+    assert cache.load(entries[0].name.split(".")[0]) is not None
+
+
+def test_cache_location_follows_the_environment(tmp_path, monkeypatch):
+    monkeypatch.setenv("WARPGEMM_CACHE", str(tmp_path / "elsewhere"))
+    assert cache.cache_root() == tmp_path / "elsewhere"
+    monkeypatch.delenv("WARPGEMM_CACHE")
+    assert cache.cache_root().parts[-2:] == (".cache", "warpgemm")

@@ -1,0 +1,66 @@
+"""Every kernel compiles, without a GPU, for sm_80 and sm_90a, in every layout, without spills."""
+
+from __future__ import annotations
+
+import pytest
+
+import warpgemm
+from warpgemm import catalog
+from warpgemm.errors import CompileError
+from warpgemm.runtime import compile_kernel, parse_ptxas_report
+
+ARCHS = ("sm_80", "sm_90a")
+
+CASES = [(spec, arch, la, lb) for spec in catalog.CATALOG for arch in ARCHS
+         for la, lb in spec.layouts]
+
+
+@pytest.mark.parametrize("spec,arch,a_layout,b_layout", CASES,
+                         ids=[f"{s.name}-{arch}-{la[0]}{lb[0]}" for s, arch, la, lb in CASES])
+def test_kernel_compiles_to_a_cubin_without_spills(spec, arch, a_layout, b_layout):
+    k = warpgemm.compile(spec.name, arch, a_layout=a_layout, b_layout=b_layout)
+    assert k.cubin[:4] == b"\x7fELF"
+    assert k.arch == arch
+    assert 0 < k.registers <= 255
+    if spec.spill_free:
+        assert k.spill_bytes == 0, f"{spec.name} spills {k.spill_bytes} bytes on {arch}:\n{k.log}"
+    assert spec.smem_bytes(spec.resolve()) + k.shared_bytes <= 227 * 1024
+
+
+def test_compile_reports_registers_spills_and_shared_memory():
+    k = warpgemm.compile("sgemm/02_smem_sliced_k", "sm_80")
+    p = catalog.get("sgemm/02_smem_sliced_k").resolve()
+    assert k.shared_bytes == 4 * (p["BM"] * p["BK"] + p["BK"] * p["BN"])
+    assert k.spill_bytes == 0 and k.registers > 0
+
+
+def test_a_compile_error_names_the_kernel_and_carries_the_log():
+    with pytest.raises(CompileError, match=r"sgemm_thread_tile<true, true, 128, 128, 8, 8, 3>[\s\S]*error"):
+        warpgemm.compile("sgemm/03_thread_tile_8x8", "sm_80", TN=3)
+
+
+def test_unknown_layout_is_refused():
+    with pytest.raises(ValueError, match="a_layout must be 'row' or 'col'"):
+        warpgemm.compile("sgemm/01_naive", "sm_80", a_layout="diagonal")
+
+
+def test_ptxas_report_is_read_for_the_named_entry_only():
+    log = """ptxas info    : Compiling entry function '_Z3foov' for 'sm_80'
+ptxas info    : Function properties for _Z3foov
+ptxas         .     16 bytes stack frame, 8 bytes spill stores, 12 bytes spill loads
+ptxas info    : Used 200 registers, used 1 barriers, 4096 bytes smem, 360 bytes cmem[0]
+ptxas info    : Compiling entry function '_Z3barv' for 'sm_80'
+ptxas info    : Function properties for _Z3barv
+ptxas         .     0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+ptxas info    : Used 32 registers, used 0 barriers, 360 bytes cmem[0]
+"""
+    assert parse_ptxas_report(log, "_Z3foov") == {
+        "registers": 200, "spill_bytes": 20, "shared_bytes": 4096, "stack_bytes": 16}
+    assert parse_ptxas_report(log, "_Z3barv") == {
+        "registers": 32, "spill_bytes": 0, "shared_bytes": 0, "stack_bytes": 0}
+    with pytest.raises(CompileError):
+        parse_ptxas_report(log, "_Z3bazv")
+
+
+def test_the_mma_ceiling_probe_compiles():
+    assert compile_kernel("bench/mma_ceiling.cu", "wg::mma_ceiling<0, 8>", "sm_90a").spill_bytes == 0

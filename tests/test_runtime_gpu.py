@@ -1,0 +1,77 @@
+"""The launcher on a real device: torch's current stream, CUDA graphs, large shared memory."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+
+import warpgemm
+from warpgemm.runtime import compile_kernel, launch
+
+pytestmark = pytest.mark.gpu
+
+
+def test_launches_follow_torch_cuda_stream():
+    # On a side stream: sleep, then overwrite A, then multiply. Were the kernel launched on any
+    # other stream it would run before the overwrite and read the old A.
+    a_old = torch.randn(512, 512, device="cuda")
+    a_new = torch.randn(512, 512, device="cuda")
+    b = torch.randn(512, 512, device="cuda")
+    a = a_old.clone()
+    out = torch.full((512, 512), float("nan"), device="cuda")
+    side = torch.cuda.Stream()
+    side.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(side):
+        torch.cuda._sleep(50_000_000)
+        a.copy_(a_new)
+        warpgemm.matmul(a, b, kernel="sgemm/07_cp_async", out=out)
+    torch.cuda.current_stream().wait_stream(side)
+    torch.cuda.synchronize()
+    ref = a_new.double() @ b.double()
+    assert float(torch.linalg.vector_norm(out.double() - ref) / torch.linalg.vector_norm(ref)) < 1e-5
+
+
+@pytest.mark.parametrize("kernel", ["sgemm/07_cp_async", "sgemm/08_tf32_mma"])
+def test_matmul_can_be_captured_in_a_cuda_graph_and_replayed(kernel):
+    a = torch.randn(300, 200, device="cuda")
+    b = torch.randn(200, 100, device="cuda")
+    out = torch.empty(300, 100, device="cuda")
+    warpgemm.matmul(a, b, kernel=kernel, out=out)  # compile and load outside the capture
+    torch.cuda.synchronize()
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        warpgemm.matmul(a, b, kernel=kernel, out=out)
+    tol = 1e-5 if kernel.startswith("sgemm/07") else 2e-3
+    for _ in range(3):
+        a.copy_(torch.randn_like(a))
+        b.copy_(torch.randn_like(b))
+        out.fill_(float("nan"))
+        graph.replay()
+        torch.cuda.synchronize()
+        ref = a.double() @ b.double()
+        assert float(torch.linalg.vector_norm(out.double() - ref) / torch.linalg.vector_norm(ref)) < tol
+
+
+def test_dynamic_shared_memory_above_48_kb_is_enabled_for_the_kernel():
+    spec = warpgemm.kernels("sgemm")[-1]
+    smem = spec.smem_bytes(spec.resolve({"STAGES": 4}))
+    assert smem > 48 * 1024
+    a, b = torch.randn(513, 257, device="cuda"), torch.randn(257, 129, device="cuda")
+    out = warpgemm.matmul(a, b, kernel=spec.name, STAGES=4)
+    ref = a.double() @ b.double()
+    assert float(torch.linalg.vector_norm(out.double() - ref) / torch.linalg.vector_norm(ref)) < 2e-3
+
+
+def test_scalars_must_carry_their_c_type():
+    k = compile_kernel("bench/mma_ceiling.cu", "wg::mma_ceiling<0, 1>")
+    out = torch.empty(256, device="cuda")
+    with pytest.raises(TypeError, match="numpy types of the exact C type"):
+        launch(k, (1, 1, 1), (256, 1, 1), (out, 4, np.uint32(1)))
+    launch(k, (1, 1, 1), (256, 1, 1), (out, np.int32(4), np.uint32(1)))
+    torch.cuda.synchronize()
+
+
+def test_compiled_kernel_exposes_the_ptxas_report():
+    k = warpgemm.compile("sgemm/07_cp_async")
+    assert k.registers > 0 and k.spill_bytes == 0 and k.shared_bytes > 0
