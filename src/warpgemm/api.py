@@ -14,7 +14,8 @@ from .operands import prepare
 from .runtime import CompiledKernel, compile_kernel, launch
 from .runtime.device import capability_of_arch, current_arch, current_capability, has_device
 
-_SUPPORTED_DTYPES = (torch.float32,)
+_AUTO = {torch.float32: None}  # float32 follows torch.get_float32_matmul_precision()
+"""The kernel ``kernel="auto"`` runs for each input dtype."""
 _INT32_MAX = 2**31 - 1
 
 
@@ -24,11 +25,15 @@ def kernels(family: str | None = None) -> list[KernelSpec]:
 
 
 def compile(name: str, arch: str | None = None, *, a_layout: str = "row", b_layout: str = "row",
-            **params: int) -> CompiledKernel:
+            in_dtype: str | None = None, out_dtype: str | None = None, **params: int) -> CompiledKernel:
     """Compile catalogue kernel ``name`` for ``arch`` (default: the current device's) and
     return it, with ptxas's ``.registers``, ``.spill_bytes`` and ``.shared_bytes``.
-    Works without a GPU when ``arch`` is given, e.g. ``compile("sgemm/07_cp_async", "sm_90a")``."""
+    Works without a GPU when ``arch`` is given, e.g. ``compile("sgemm/07_cp_async", "sm_90a")``.
+    ``in_dtype`` / ``out_dtype`` (torch dtype names) pick the instantiation of typed kernels."""
     spec = catalog.get(name)
+    for what, dt, allowed in (("in_dtype", in_dtype, spec.in_dtypes), ("out_dtype", out_dtype, spec.out_dtypes)):
+        if dt is not None and dt not in allowed:
+            raise ValueError(f"{name}: {what} must be one of {', '.join(allowed)}, got {dt!r}")
     for what, layout in (("a_layout", a_layout), ("b_layout", b_layout)):
         if layout not in (catalog.ROW, catalog.COL):
             raise ValueError(f"{what} must be 'row' or 'col', got {layout!r}")
@@ -36,7 +41,16 @@ def compile(name: str, arch: str | None = None, *, a_layout: str = "row", b_layo
         raise ValueError(f"{name} does not read A {a_layout}-major with B {b_layout}-major")
     p = spec.resolve(params)
     return compile_kernel(spec.source, spec.name_expression(a_layout == catalog.ROW,
-                                                            b_layout == catalog.ROW, p), arch)
+                                                            b_layout == catalog.ROW, p, in_dtype, out_dtype), arch)
+
+
+def _dtype_name(dtype: torch.dtype) -> str:
+    return str(dtype).removeprefix("torch.")
+
+
+def _supported_dtypes() -> list[torch.dtype]:
+    names = {d for s in catalog.CATALOG for d in s.in_dtypes}
+    return [d for d in (torch.float32, torch.float16, torch.bfloat16, torch.int8) if _dtype_name(d) in names]
 
 
 def _check_operands(a: Any, b: Any) -> None:
@@ -49,8 +63,8 @@ def _check_operands(a: Any, b: Any) -> None:
                              f"{tuple(t.shape)}")
     if a.dtype != b.dtype:
         raise TypeError(f"warpgemm.matmul: a and b must have the same dtype, got {a.dtype} and {b.dtype}")
-    if a.dtype not in _SUPPORTED_DTYPES:
-        names = ", ".join(str(d) for d in _SUPPORTED_DTYPES)
+    if a.dtype not in _supported_dtypes():
+        names = ", ".join(str(d) for d in _supported_dtypes())
         raise TypeError(f"warpgemm.matmul: dtype {a.dtype} is not supported (supported: {names})")
     if a.shape[1] != b.shape[0]:
         raise ValueError(f"warpgemm.matmul: inner dimensions differ: a is {tuple(a.shape)}, "
@@ -60,25 +74,28 @@ def _check_operands(a: Any, b: Any) -> None:
             raise ValueError(f"warpgemm.matmul: {label} has a dimension over 2**31-1: {tuple(t.shape)}")
 
 
+def _auto_kernel(dtype: torch.dtype) -> str:
+    if dtype == torch.float32:
+        if torch.get_float32_matmul_precision() == "highest":
+            return "sgemm/07_cp_async" if current_capability() >= 80 else "sgemm/06_k16_double_buffer"
+        return "sgemm/08_tf32_mma"
+    return _AUTO[dtype]  # type: ignore[return-value]
+
+
 def _choose(a: torch.Tensor, kernel: str, out_dtype: torch.dtype) -> KernelSpec:
-    if kernel != "auto":
-        spec = catalog.get(kernel)
-        dtype = str(a.dtype).removeprefix("torch.")
-        if dtype not in spec.in_dtypes:
-            raise TypeError(f"warpgemm.matmul: {spec.name} takes {', '.join(spec.in_dtypes)} "
-                            f"inputs, got {dtype}")
-        out = str(out_dtype).removeprefix("torch.")
-        if out not in spec.out_dtypes:
-            raise TypeError(f"warpgemm.matmul: {spec.name} writes {', '.join(spec.out_dtypes)}, "
-                            f"not {out}")
-        return spec
-    if a.dtype == torch.float32:
-        precision = torch.get_float32_matmul_precision()
-        if precision == "highest":
-            return catalog.get("sgemm/07_cp_async" if current_capability() >= 80
-                               else "sgemm/06_k16_double_buffer")
-        return catalog.get("sgemm/08_tf32_mma")
-    raise TypeError(f"warpgemm.matmul: no kernel for {a.dtype}")  # pragma: no cover
+    spec = catalog.get(_auto_kernel(a.dtype) if kernel == "auto" else kernel)
+    dtype = _dtype_name(a.dtype)
+    if dtype not in spec.in_dtypes:
+        raise TypeError(f"warpgemm.matmul: {spec.name} takes {', '.join(spec.in_dtypes)} "
+                        f"inputs, got {dtype}")
+    return spec
+
+
+def _check_out_dtype(spec: KernelSpec, out_dtype: torch.dtype) -> None:
+    out = _dtype_name(out_dtype)
+    if out not in spec.out_dtypes:
+        raise ValueError(f"warpgemm.matmul: {spec.name} writes {', '.join(spec.out_dtypes)}, "
+                         f"not {out}")
 
 
 def _resolve_out_dtype(a: torch.Tensor, out_dtype: torch.dtype | None) -> torch.dtype:
@@ -88,6 +105,9 @@ def _resolve_out_dtype(a: torch.Tensor, out_dtype: torch.dtype | None) -> torch.
         raise TypeError(f"warpgemm.matmul: out_dtype must be a torch.dtype, got {out_dtype!r}")
     if a.dtype == torch.float32 and out_dtype != torch.float32:
         raise ValueError(f"warpgemm.matmul: float32 inputs produce float32, not {out_dtype}")
+    if a.dtype in (torch.float16, torch.bfloat16) and out_dtype not in (a.dtype, torch.float32):
+        raise ValueError(f"warpgemm.matmul: {a.dtype} inputs produce {a.dtype} or torch.float32, "
+                         f"not {out_dtype}")
     return out_dtype
 
 
@@ -126,6 +146,7 @@ def matmul(a: torch.Tensor, b: torch.Tensor, *, out_dtype: torch.dtype | None = 
         _check_out(out, (m, n), out_type, a.device)
     with torch.cuda.device(a.device):
         spec = _choose(a, kernel, out_type)
+        _check_out_dtype(spec, out_type)
         p = spec.resolve(params)
         if current_capability() < spec.min_arch:
             raise ValueError(f"warpgemm.matmul: {spec.name} needs compute capability "
@@ -159,8 +180,8 @@ def _run(spec: KernelSpec, params: dict[str, int], a: torch.Tensor, b: torch.Ten
     ob = prepare(b, b_layouts, spec.align_elems)
     arch = current_arch()
     assert capability_of_arch(arch) >= spec.min_arch
-    ck = compile_kernel(spec.source, spec.name_expression(oa.layout == catalog.ROW,
-                                                          ob.layout == catalog.ROW, params), arch)
+    ck = compile_kernel(spec.source, spec.name_expression(oa.layout == catalog.ROW, ob.layout == catalog.ROW,
+                                                          params, _dtype_name(a.dtype), _dtype_name(c.dtype)), arch)
     launch(ck, spec.launch_grid(m, n, params), (spec.threads(params), 1, 1),
            (oa.tensor, ob.tensor, c, np.int32(m), np.int32(n), np.int32(k),
             np.int32(oa.ld), np.int32(ob.ld), np.int32(n)),

@@ -25,6 +25,10 @@ from typing import Callable, Mapping
 from .errors import KernelNotFoundError
 
 ROW, COL = "row", "col"
+
+CXX_TYPES: dict[str, str] = {"float32": "float", "float16": "wg::half_t", "bfloat16": "wg::bf16_t",
+                             "int8": "wg::int8_t", "int32": "int"}
+"""C++ spelling (kernels/common/types.cuh) of each torch dtype name."""
 ALL_LAYOUTS: tuple[tuple[str, str], ...] = ((ROW, ROW), (ROW, COL), (COL, ROW), (COL, COL))
 
 
@@ -74,6 +78,9 @@ class KernelSpec:
     """The compile tests fail if ptxas reports spills for this kernel."""
     min_arch: int = 70
     """Lowest compute capability (major*10+minor) the kernel runs on."""
+    typed: bool = False
+    """The template takes the element types after the layouts:
+    ``<bool A_ROW, bool B_ROW, typename T, typename TC, P0, ...>`` (T for A and B, TC for C)."""
 
     # -- derived ----------------------------------------------------------------------------
 
@@ -89,9 +96,13 @@ class KernelSpec:
             p[key] = value
         return p
 
-    def name_expression(self, a_row: bool, b_row: bool, params: Mapping[str, int]) -> str:
-        """The C++ name expression NVRTC instantiates, e.g. ``sgemm_naive<true, false, 16, 16>``."""
+    def name_expression(self, a_row: bool, b_row: bool, params: Mapping[str, int],
+                        in_dtype: str | None = None, out_dtype: str | None = None) -> str:
+        """The C++ name expression NVRTC instantiates, e.g. ``sgemm_naive<true, false, 16, 16>``.
+        Typed kernels also take the element types (default: the first dtypes the spec lists)."""
         args = ["true" if a_row else "false", "true" if b_row else "false"]
+        if self.typed:
+            args += [CXX_TYPES[in_dtype or self.in_dtypes[0]], CXX_TYPES[out_dtype or self.out_dtypes[0]]]
         args += [str(int(params[k])) for k in self.params]
         return f"{self.entry}<{', '.join(args)}>"
 
@@ -215,7 +226,13 @@ SGEMM: tuple[KernelSpec, ...] = (
     ),
 )
 
-CATALOG: tuple[KernelSpec, ...] = SGEMM
+# ---------------------------------------------------------------------------------------------
+# HGEMM ladder (fp16 / bf16 in, fp32 accumulate; fp16 / bf16 / fp32 out) -- see kernels/hgemm/
+# ---------------------------------------------------------------------------------------------
+
+HGEMM: tuple[KernelSpec, ...] = ()
+
+CATALOG: tuple[KernelSpec, ...] = SGEMM + HGEMM
 _BY_NAME: dict[str, KernelSpec] = {s.name: s for s in CATALOG}
 
 

@@ -6,7 +6,7 @@ import argparse
 import sys
 from typing import Sequence
 
-SQUARE_MAX = {"sgemm": 8192}
+SQUARE_MAX = {"sgemm": 8192, "hgemm": 16384}
 """Largest square size per family (BENCHMARKING.md leaves 16384 out for fp32 and tf32)."""
 
 
@@ -84,7 +84,11 @@ def _cmd_bench(args: argparse.Namespace) -> int:
         print("warpgemm bench: no CUDA device is available (torch.cuda.is_available() is False); "
               "benchmarks need a GPU.", file=sys.stderr)
         return 2
+    import torch
+
     from .bench import report, runner, suites
+
+    FAMILY_DTYPE = {"sgemm": torch.float32, "hgemm": torch.bfloat16}
 
     family = args.family
     if family == "ceiling":
@@ -111,8 +115,9 @@ def _cmd_bench(args: argparse.Namespace) -> int:
             printed.append(report.case_table(rows))
             print(printed[-1], flush=True)
 
-        results.append(runner.run(cases, choices, suite=suite, family=fam, progress=not args.no_progress,
-                                  target_seconds=target, on_case=show))
+        dtype = getattr(torch, args.dtype) if args.dtype else FAMILY_DTYPE.get(fam, torch.float32)
+        results.append(runner.run(cases, choices, suite=suite, family=fam, dtype=dtype,
+                                  progress=not args.no_progress, target_seconds=target, on_case=show))
     for res in results:
         if args.json:
             path = args.json if len(results) == 1 else args.json.replace(".json", f"_{res['family']}.json")
@@ -134,6 +139,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="kernel family (sgemm, ...) or 'ceiling'; none = a quick overview of all")
     p.add_argument("--suite", default="square", help="square | llm | decode | ragged | layouts")
     p.add_argument("--kernels", nargs="+", help="kernel names, optionally NAME:P=V,... (e.g. 08:STAGES=2)")
+    p.add_argument("--dtype", choices=("float32", "float16", "bfloat16"), default=None,
+                   help="input dtype (default: float32 for sgemm, bfloat16 for hgemm)")
     p.add_argument("--json", help="write results (with their context) to this JSON file")
     p.add_argument("--plot", help="write a TFLOP/s plot to this PNG/SVG file")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")

@@ -13,8 +13,23 @@ from ..catalog import COL, KernelSpec
 from . import context, timing
 from .suites import Case
 
-BASELINES: dict[str, str] = {"ffma": "cuBLAS fp32", "tf32": "cuBLAS tf32"}
-"""The baseline each kind of arithmetic is compared against (BENCHMARKING.md)."""
+_SHORT = {torch.float32: "fp32", torch.float16: "fp16", torch.bfloat16: "bf16"}
+
+
+def baseline_label(math: str, dtype: torch.dtype) -> str:
+    """The same-run baseline each kind of arithmetic is compared against (BENCHMARKING.md):
+    torch.matmul (cuBLAS) with the matching precision settings."""
+    if math == "ffma":
+        return "cuBLAS fp32"
+    if math == "tf32":
+        return "cuBLAS tf32"
+    if math == "f16acc":
+        return "cuBLAS fp16 (f16 acc)"
+    return f"cuBLAS {_SHORT[dtype]}"
+
+
+def is_baseline(label: str) -> bool:
+    return label.startswith("cuBLAS")
 
 
 @dataclass(frozen=True)
@@ -61,20 +76,25 @@ def default_choices(family: str) -> list[Choice]:
 
 
 @contextlib.contextmanager
-def _tf32(enabled: bool) -> Iterator[None]:
-    old = torch.backends.cuda.matmul.allow_tf32
-    torch.backends.cuda.matmul.allow_tf32 = enabled
+def _matmul_flags(math: str) -> Iterator[None]:
+    """cuBLAS precision settings for a baseline: TF32 only for ``tf32``; fp16 accumulation only
+    for ``f16acc`` (where this torch offers the switch)."""
+    flags = torch.backends.cuda.matmul
+    old = (flags.allow_tf32, getattr(flags, "allow_fp16_accumulation", False))
+    flags.allow_tf32 = math == "tf32"
+    if hasattr(flags, "allow_fp16_accumulation"):
+        flags.allow_fp16_accumulation = math == "f16acc"
     try:
         yield
     finally:
-        torch.backends.cuda.matmul.allow_tf32 = old
+        flags.allow_tf32 = old[0]
+        if hasattr(flags, "allow_fp16_accumulation"):
+            flags.allow_fp16_accumulation = old[1]
 
 
-def _baseline_runner(kind: str, a_sets, b_sets) -> Callable[[int], torch.Tensor]:
-    allow = kind == "tf32"
-
+def _baseline_runner(math: str, a_sets, b_sets) -> Callable[[int], torch.Tensor]:
     def run(i: int) -> torch.Tensor:
-        with _tf32(allow):
+        with _matmul_flags(math):
             return torch.matmul(a_sets[i], b_sets[i])
     return run
 
@@ -115,8 +135,9 @@ def bench_case(case: Case, choices: list[Choice], dtype: torch.dtype = torch.flo
     runners: dict[str, Callable[[int], torch.Tensor]] = {}
     math_of: dict[str, str] = {}
     for kind in kinds:
-        runners[BASELINES[kind]] = _baseline_runner(kind, a_sets, b_sets)
-        math_of[BASELINES[kind]] = kind
+        label = baseline_label(kind, dtype)
+        runners[label] = _baseline_runner(kind, a_sets, b_sets)
+        math_of[label] = kind
     for c in choices:
         runners[c.label] = _kernel_runner(c, a_sets, b_sets)
         math_of[c.label] = c.spec.math
@@ -125,16 +146,16 @@ def bench_case(case: Case, choices: list[Choice], dtype: torch.dtype = torch.flo
     times = timing.interleaved(runners, n_sets, min_rounds=min_rounds, target_seconds=target_seconds)
     rows = []
     for label, t in times.items():
-        is_baseline = label in BASELINES.values()
+        base_label = baseline_label(math_of[label], dtype)
         row: dict[str, Any] = {
             "m": case.m, "n": case.n, "k": case.k, "a_layout": case.a_layout,
-            "b_layout": case.b_layout, "kernel": label, "math": math_of[label],
-            "baseline": None if is_baseline else BASELINES[math_of[label]],
+            "b_layout": case.b_layout, "dtype": _SHORT[dtype], "kernel": label,
+            "math": math_of[label], "baseline": None if is_baseline(label) else base_label,
             "median_ms": t.median_ms, "tflops": case.flops / t.median_ms / 1e9,
             "rel_err": errors[label], "runs": len(t.ms), "input_sets": n_sets,
         }
-        if not is_baseline:
-            base = times[BASELINES[math_of[label]]]
+        if not is_baseline(label):
+            base = times[base_label]
             ratio = timing.paired_ratio(t, base)
             row.update(baseline_ms=base.median_ms, time_ratio=ratio, speedup=1.0 / ratio)
         rows.append(row)
@@ -144,7 +165,7 @@ def bench_case(case: Case, choices: list[Choice], dtype: torch.dtype = torch.flo
 
 
 def run(cases: list[Case], choices: list[Choice], *, suite: str, family: str,
-        progress: bool = True, min_rounds: int = 20, target_seconds: float = 1.0,
+        dtype: torch.dtype = torch.float32, progress: bool = True, min_rounds: int = 20, target_seconds: float = 1.0,
         on_case: Callable[[Case, list[dict[str, Any]]], None] | None = None) -> dict[str, Any]:
     """Benchmark ``choices`` on ``cases``; the result carries its context and method."""
     from tqdm import tqdm
@@ -155,13 +176,13 @@ def run(cases: list[Case], choices: list[Choice], *, suite: str, family: str,
     bar = tqdm(cases, desc=f"bench {family}/{suite}", unit="shape", disable=not progress, leave=False)
     for case in bar:
         bar.set_postfix_str(case.label)
-        case_rows = bench_case(case, choices, min_rounds=min_rounds, target_seconds=target_seconds)
+        case_rows = bench_case(case, choices, dtype, min_rounds=min_rounds, target_seconds=target_seconds)
         rows.extend(case_rows)
         if on_case is not None:
             on_case(case, case_rows)
     ctx["sm_clock_mhz_after"] = context.sm_clock_mhz()
     return {
-        "family": family, "suite": suite, "context": ctx,
+        "family": family, "suite": suite, "dtype": _SHORT[dtype], "context": ctx,
         "method": {
             "timing": "CUDA events around each call; median of interleaved rounds "
                       f"(>= {min_rounds}); ratio = median of per-round kernel/baseline times",
@@ -169,7 +190,9 @@ def run(cases: list[Case], choices: list[Choice], *, suite: str, family: str,
                            "(>= 2x L2 of other traffic since its last use)",
             "inputs": "torch.randn, fresh per shape",
             "reference": "float64 torch.matmul on the first input set",
-            "baselines": {k: v for k, v in BASELINES.items()},
+            "baselines": "torch.matmul: fp32 with allow_tf32=False (FFMA rungs), allow_tf32=True "
+                         "(TF32 rungs); fp16/bf16 with fp32 accumulation; fp16 accumulation "
+                         "(allow_fp16_accumulation) for f16-accumulate kernels",
         },
         "results": rows,
     }
