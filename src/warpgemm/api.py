@@ -7,10 +7,10 @@ from typing import Any
 import numpy as np
 import torch
 
-from . import catalog
+from . import catalog, tune
 from .catalog import KernelSpec
 from .errors import NoDeviceError
-from .operands import prepare
+from .operands import detect, prepare
 from .runtime import CompiledKernel, compile_kernel, launch
 from .runtime.device import capability_of_arch, current_arch, current_capability, has_device
 
@@ -147,7 +147,7 @@ def matmul(a: torch.Tensor, b: torch.Tensor, *, out_dtype: torch.dtype | None = 
     with torch.cuda.device(a.device):
         spec = _choose(a, kernel, out_type)
         _check_out_dtype(spec, out_type)
-        p = spec.resolve(params)
+        p = tune.choose(spec, _problem(a, b, out_type), params)
         if current_capability() < spec.min_arch:
             raise ValueError(f"warpgemm.matmul: {spec.name} needs compute capability "
                              f"{spec.min_arch // 10}.{spec.min_arch % 10} or newer")
@@ -158,6 +158,13 @@ def matmul(a: torch.Tensor, b: torch.Tensor, *, out_dtype: torch.dtype | None = 
             return c.zero_()
         _run(spec, p, a, b, c)
         return c
+
+
+def _problem(a: torch.Tensor, b: torch.Tensor, out_type: torch.dtype) -> tune.Problem:
+    la = detect(a)
+    lb = detect(b)
+    return tune.Problem(a.shape[0], b.shape[1], a.shape[1], _dtype_name(a.dtype), _dtype_name(out_type),
+                        la[0] if la else catalog.ROW, lb[0] if lb else catalog.ROW)
 
 
 def _check_out(out: Any, shape: tuple[int, int], dtype: torch.dtype, device: torch.device) -> None:

@@ -78,6 +78,10 @@ class KernelSpec:
     """The compile tests fail if ptxas reports spills for this kernel."""
     min_arch: int = 70
     """Lowest compute capability (major*10+minor) the kernel runs on."""
+    autotune: bool = False
+    """``matmul`` runs the tuner's remembered choice for the problem, when there is one."""
+    valid: Callable[[Mapping[str, int]], bool] | None = None
+    """Which combinations of the tuning space are legal (the template's static_asserts)."""
     typed: bool = False
     """The template takes the element types after the layouts:
     ``<bool A_ROW, bool B_ROW, typename T, typename TC, P0, ...>`` (T for A and B, TC for C)."""

@@ -130,6 +130,35 @@ def _cmd_bench(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_tune(args: argparse.Namespace) -> int:
+    from .runtime.device import has_device
+
+    if not has_device():
+        print("warpgemm tune: no CUDA device is available; tuning measures kernels on a GPU.",
+              file=sys.stderr)
+        return 2
+    import torch
+
+    from . import tune
+    from .bench import suites
+
+    if args.shapes:
+        cases = [suites.Case(*map(int, s.lower().split("x")), args.a_layout, args.b_layout)
+                 for s in args.shapes]
+    else:
+        cases = suites.get(args.suite)
+    dtype = getattr(torch, args.dtype)
+    for case in cases:
+        res = tune.tune(args.name, case.m, case.n, case.k, dtype=dtype, a_layout=case.a_layout,
+                        b_layout=case.b_layout, progress=not args.no_progress)
+        ok = sum(t is not None for _, t, _ in res.tried)
+        params = " ".join(f"{k}={v}" for k, v in res.params.items())
+        tflops = case.flops / res.ms / 1e9
+        print(f"{case.label:<24} {res.ms:8.3f} ms {tflops:8.1f} TFLOP/s  {params}  ({ok}/{len(res.tried)} ran)")
+    print(f"choices saved in {tune.table_path()}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="warpgemm", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -145,6 +174,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--plot", help="write a TFLOP/s plot to this PNG/SVG file")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.set_defaults(func=_cmd_bench)
+
+    p = sub.add_parser("tune", help="autotune a kernel's parameters per shape on this GPU")
+    p.add_argument("name", help="catalogue name, e.g. hgemm/07_tuned")
+    p.add_argument("--suite", default="square", help="shape suite to tune (square, llm, ...)")
+    p.add_argument("--shapes", nargs="+", help="explicit MxNxK shapes instead of a suite")
+    p.add_argument("--a-layout", default="row", choices=("row", "col"))
+    p.add_argument("--b-layout", default="row", choices=("row", "col"))
+    p.add_argument("--dtype", default="bfloat16", choices=("float32", "float16", "bfloat16"))
+    p.add_argument("--no-progress", action="store_true")
+    p.set_defaults(func=_cmd_tune)
 
     p = sub.add_parser("kernels", help="list the kernel catalogue")
     p.add_argument("family", nargs="?", default=None)

@@ -1,0 +1,72 @@
+"""The autotuner's table: what it offers, what it remembers, and what matmul then runs."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from warpgemm import catalog, tune
+
+SPEC = catalog.KernelSpec(
+    name="toy/01_tile", family="toy", rung=1, idea="a toy", source="toy/01_tile.cu", entry="toy",
+    in_dtypes=("float16",), out_dtypes=("float16",), math="f16f32",
+    params={"BM": 128, "BN": 128, "STAGES": 3},
+    threads=lambda p: 256, tile=lambda p: (p["BM"], p["BN"]),
+    tuning={"BM": (64, 128, 256), "BN": (64, 128), "STAGES": (2, 3)},
+    valid=lambda p: p["BM"] <= 128, autotune=True)
+
+PROBLEM = tune.Problem(4096, 4096, 4096, "float16", "float16", "row", "col")
+
+
+@pytest.fixture
+def table(tmp_path, monkeypatch):
+    monkeypatch.setattr(tune, "_device_tag", lambda: "TestGPU_sm90_132sm")
+    monkeypatch.setenv("WARPGEMM_CACHE", str(tmp_path))
+    return tmp_path / "tuning" / "TestGPU_sm90_132sm.json"
+
+
+def test_candidates_are_the_valid_product_of_the_tuning_space():
+    cands = tune.candidates(SPEC)
+    assert len(cands) == 2 * 2 * 2  # BM in (64, 128) x BN x STAGES; BM=256 is invalid
+    assert all(p["BM"] <= 128 for p in cands)
+    assert {tuple(sorted(p)) for p in cands} == {("BM", "BN", "STAGES")}
+
+
+def test_without_a_remembered_choice_the_defaults_run(table):
+    assert tune.lookup(SPEC, PROBLEM) is None
+    assert tune.choose(SPEC, PROBLEM, {}) == dict(SPEC.params)
+
+
+def test_a_remembered_choice_is_used_for_exactly_that_problem(table):
+    table.parent.mkdir(parents=True)
+    table.write_text(json.dumps({PROBLEM.key(SPEC): {"params": {"BM": 64, "BN": 128, "STAGES": 2}}}))
+    assert tune.choose(SPEC, PROBLEM, {}) == {"BM": 64, "BN": 128, "STAGES": 2}
+    other = tune.Problem(4096, 4096, 4095, "float16", "float16", "row", "col")
+    assert tune.choose(SPEC, other, {}) == dict(SPEC.params)
+
+
+def test_explicit_parameters_win_over_the_table(table):
+    table.parent.mkdir(parents=True)
+    table.write_text(json.dumps({PROBLEM.key(SPEC): {"params": {"BM": 64, "BN": 128, "STAGES": 2}}}))
+    assert tune.choose(SPEC, PROBLEM, {"STAGES": 3}) == {"BM": 128, "BN": 128, "STAGES": 3}
+
+
+def test_a_corrupt_or_stale_table_is_ignored(table):
+    table.parent.mkdir(parents=True)
+    table.write_text("{not json")
+    assert tune.lookup(SPEC, PROBLEM) is None
+    table.write_text(json.dumps({PROBLEM.key(SPEC): {"params": {"BX": 1}}}))
+    assert tune.lookup(SPEC, PROBLEM) is None
+
+
+def test_specs_that_are_not_autotuned_always_run_their_defaults(table):
+    spec = catalog.get("sgemm/07_cp_async")
+    problem = tune.Problem(64, 64, 64, "float32", "float32", "row", "row")
+    assert tune.choose(spec, problem, {}) == dict(spec.params)
+
+
+def test_problem_keys_separate_dtypes_layouts_and_shapes():
+    keys = {tune.Problem(1, 2, 3, d, d, la, lb).key(SPEC)
+            for d in ("float16", "bfloat16") for la in ("row", "col") for lb in ("row", "col")}
+    assert len(keys) == 8
