@@ -100,6 +100,10 @@ def _cmd_bench(args: argparse.Namespace) -> int:
 
         families = list(dict.fromkeys(s.family for s in catalog.CATALOG))
         cases, suite, target = suites.overview(), "overview", 0.15
+    elif args.shapes:
+        families, suite, target = [family], "custom", 1.0
+        cases = [suites.Case(*map(int, s.lower().split("x")), args.a_layout, args.b_layout)
+                 for s in args.shapes]
     else:
         families = [family]
         suite = args.suite
@@ -167,6 +171,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("family", nargs="?", default=None,
                    help="kernel family (sgemm, ...) or 'ceiling'; none = a quick overview of all")
     p.add_argument("--suite", default="square", help="square | llm | decode | ragged | layouts")
+    p.add_argument("--shapes", nargs="+", help="explicit MxNxK shapes instead of a suite")
+    p.add_argument("--a-layout", default="row", choices=("row", "col"), help="with --shapes")
+    p.add_argument("--b-layout", default="row", choices=("row", "col"), help="with --shapes")
     p.add_argument("--kernels", nargs="+", help="kernel names, optionally NAME:P=V,... (e.g. 08:STAGES=2)")
     p.add_argument("--dtype", choices=("float32", "float16", "bfloat16"), default=None,
                    help="input dtype (default: float32 for sgemm, bfloat16 for hgemm)")
