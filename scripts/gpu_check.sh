@@ -21,8 +21,8 @@ for step in "${steps[@]}"; do
       nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,temperature.gpu,power.draw --format=csv
       python3 -m warpgemm.cli info ;;
     tests)
-      python3 -m pytest -q -p no:cacheprovider ${PYTEST_ARGS:--m gpu} 2>&1 | tee "$OUT/pytest.log" | tail -40
-      summary+=("pytest: $(grep -E '^[0-9]+ (passed|failed)|passed|failed' "$OUT/pytest.log" | tail -1)") ;;
+      eval "python3 -m pytest -q -p no:cacheprovider ${PYTEST_ARGS:--m gpu}" 2>&1 | tee "$OUT/pytest.log" | tail -40
+      summary+=("pytest: $(grep -aE '[0-9]+ (passed|failed)' "$OUT/pytest.log" | tail -1)") ;;
     ceiling)
       python3 -m warpgemm.cli bench ceiling --json "$OUT/ceiling.json" 2>&1 | tee "$OUT/ceiling.log"
       summary+=("ceiling: $(tail -1 "$OUT/ceiling.log")") ;;
@@ -32,6 +32,10 @@ for step in "${steps[@]}"; do
       python3 -m warpgemm.cli bench "${bargs[@]}" --no-progress --json "$OUT/$name.json" \
         --plot "$OUT/$name.png" 2>&1 | tee "$OUT/bench_$name.log"
       summary+=("bench $name: exit $?") ;;
+    ncu)
+      # NCU_ARGS: e.g. "--section WarpStateStats"; NCU_CMD: the python command to profile.
+      eval "ncu --clock-control none ${NCU_ARGS:---set full} -k regex:${NCU_KERNEL:-.} -c ${NCU_COUNT:-1} ${NCU_CMD}" \
+        2>&1 | tee "$OUT/ncu.log" | grep -vE '^==PROF==' | tail -${NCU_TAIL:-80} ;;
     *) echo "unknown step $step"; exit 2 ;;
   esac
 done

@@ -220,13 +220,22 @@ SGEMM: tuple[KernelSpec, ...] = (
              "with a block swizzle for L2 reuse",
         source="sgemm/08_tf32_mma.cu", entry="sgemm_tf32_mma",
         in_dtypes=_F32, out_dtypes=_F32, math="tf32",
-        params={"BM": 128, "BN": 128, "BK": 32, "WM": 64, "WN": 32, "STAGES": 3, "SWIZZLE": 8},
+        params={"BM": 128, "BN": 256, "BK": 32, "WM": 64, "WN": 64, "STAGES": 3, "SWIZZLE": 8},
         threads=lambda p: 32 * (p["BM"] // p["WM"]) * (p["BN"] // p["WN"]),
         tile=_tile_bm_bn, align_elems=4, constraints=(_VEC4,),
         tuning={"BM": (64, 128, 256), "BN": (64, 128, 256), "BK": (16, 32), "WM": (32, 64),
                 "WN": (32, 64), "STAGES": (2, 3, 4), "SWIZZLE": (1, 4, 8, 16)},
         smem_bytes=lambda p: 4 * p["STAGES"] * (_padded_tile(p["BM"], p["BK"]) + _padded_tile(p["BN"], p["BK"])),
         grid=_swizzled_grid, min_arch=80,
+        # The template's static_asserts, for every layout (t = threads).
+        valid=lambda p: (
+            p["BM"] % p["WM"] == 0 and p["BN"] % p["WN"] == 0 and p["WM"] % 16 == 0
+            and p["WN"] % 16 == 0 and p["BK"] % 16 == 0 and p["STAGES"] >= 2 and p["SWIZZLE"] >= 1
+            and (t := 32 * (p["BM"] // p["WM"]) * (p["BN"] // p["WN"])) <= 1024
+            and all(mn * bk // 4 % t == 0 and t % (bk // 4) == 0 and t % (mn // 4) == 0
+                    for mn, bk in ((p["BM"], p["BK"]), (p["BN"], p["BK"])))
+            and p["WM"] * p["WN"] // 32 + 2 * (p["WM"] // 4 + p["WN"] // 4) + 40
+            <= min(255, 65536 // t)),
     ),
 )
 
@@ -234,7 +243,135 @@ SGEMM: tuple[KernelSpec, ...] = (
 # HGEMM ladder (fp16 / bf16 in, fp32 accumulate; fp16 / bf16 / fp32 out) -- see kernels/hgemm/
 # ---------------------------------------------------------------------------------------------
 
-HGEMM: tuple[KernelSpec, ...] = ()
+_HALF = ("float16", "bfloat16")
+_HALF_OUT = ("float16", "bfloat16", "float32")  # the API allows the input dtype or float32
+_VEC8 = "16-byte aligned base pointer and leading dimension (a multiple of 8 elements); " \
+        "other inputs are copied to an aligned buffer first"
+_MMA_TILE = {"BM": 256, "BN": 128, "BK": 32, "WM": 64, "WN": 64}  # seed 000's mma_base tiling
+
+
+def _threads_warp_tiles(p: Mapping[str, int]) -> int:
+    return 32 * (p["BM"] // p["WM"]) * (p["BN"] // p["WN"])
+
+
+def _tiles_1d(m: int, n: int, p: Mapping[str, int]) -> tuple[int, int, int]:
+    # One block per tile of C on a 1-D grid; the kernel maps block -> tile in swizzled order.
+    return (_cdiv(n, p["BN"]) * _cdiv(m, p["BM"]), 1, 1)
+
+
+def _hgemm_smem(p: Mapping[str, int], c_bytes: int = 4) -> int:
+    # STAGES k-tiles of A and B (2-byte elements), or the C staging tile (BM x BN of the output
+    # type; the widest, fp32, unless the kernel only writes fp16), whichever is larger.
+    return max(2 * p.get("STAGES", 1) * (p["BM"] + p["BN"]) * p["BK"], c_bytes * p["BM"] * p["BN"])
+
+
+def _hgemm_valid(p: Mapping[str, int]) -> bool:
+    """The static_asserts of hgemm/06..08, for every layout."""
+    bm, bn, bk, wm, wn = p["BM"], p["BN"], p["BK"], p["WM"], p["WN"]
+    if bm % wm or bn % wn or wm % 16 or wn % 64 or bk not in (32, 64) or bm % 64 or bn % 64:
+        return False
+    if not 2 <= p["STAGES"] <= 5 or p["SWIZZLE"] < 1:
+        return False
+    t = _threads_warp_tiles(p)
+    if t > 1024 or wm * wn > 64 * 64:  # at most 128 fp32 accumulators per thread
+        return False
+    for mn in (bm, bn):  # each operand tile's 16-byte chunks split evenly, in either layout
+        chunks = mn * bk // 8
+        if chunks % t or t % (bk // 8) or t % (mn // 8):
+            return False
+    return _hgemm_smem(p) <= 227 * 1024
+
+
+def _tuned_valid(p: Mapping[str, int]) -> bool:
+    """What hgemm/07_tuned's tuner tries: legal, 4 or 8 warps, and a pipeline neither too
+    shallow (2 stages of BK=32) nor needlessly deep (5 stages of BK=64)."""
+    warps = _threads_warp_tiles(p) // 32
+    deep_enough = p["STAGES"] * p["BK"] >= 96 and p["STAGES"] * p["BK"] <= 256
+    return _hgemm_valid(p) and warps in (4, 8) and deep_enough
+
+
+HGEMM: tuple[KernelSpec, ...] = (
+    KernelSpec(
+        name="hgemm/01_wmma", family="hgemm", rung=1,
+        idea="tensor cores through wmma m16n16k16, operand tiles staged in shared memory",
+        source="hgemm/01_wmma.cu", entry="hgemm_wmma", typed=True,
+        in_dtypes=_HALF, out_dtypes=_HALF_OUT, math="f16f32",
+        params={"BM": 128, "BN": 128, "BK": 32, "WM": 32, "WN": 64},
+        threads=_threads_warp_tiles, tile=_tile_bm_bn, align_elems=8, constraints=(_VEC8,),
+        smem_bytes=lambda p: 2 * (p["BM"] + p["BN"]) * p["BK"], min_arch=80,
+    ),
+    KernelSpec(
+        name="hgemm/02_mma_ldmatrix", family="hgemm", rung=2,
+        idea="mma.sync m16n8k16 fed by ldmatrix.x4 (.trans for m/n-contiguous tiles); 256x128 "
+             "block, 64x64 warp tiles; C out through shared memory in 16-byte stores",
+        source="hgemm/02_mma_ldmatrix.cu", entry="hgemm_mma_ldmatrix", typed=True,
+        in_dtypes=_HALF, out_dtypes=_HALF_OUT, math="f16f32",
+        params=dict(_MMA_TILE),
+        threads=_threads_warp_tiles, tile=_tile_bm_bn, align_elems=8, constraints=(_VEC8,),
+        smem_bytes=_hgemm_smem, min_arch=80,
+    ),
+    KernelSpec(
+        name="hgemm/03_block_swizzle", family="hgemm", rung=3,
+        idea="block swizzle: blocks walk panels SWIZZLE tiles wide (seed 000's z-order with a "
+             "stride) so that running blocks share A and B in L2",
+        source="hgemm/03_block_swizzle.cu", entry="hgemm_block_swizzle", typed=True,
+        in_dtypes=_HALF, out_dtypes=_HALF_OUT, math="f16f32",
+        params={**_MMA_TILE, "SWIZZLE": 16},
+        threads=_threads_warp_tiles, tile=_tile_bm_bn, align_elems=8, constraints=(_VEC8,),
+        smem_bytes=_hgemm_smem, grid=_tiles_1d, min_arch=80,
+    ),
+    KernelSpec(
+        name="hgemm/04_cp_async_pipeline", family="hgemm", rung=4,
+        idea="a STAGES-deep cp.async ring (cp.async.wait_group) copies k-tiles behind the math",
+        source="hgemm/04_cp_async_pipeline.cu", entry="hgemm_cp_async_pipeline", typed=True,
+        in_dtypes=_HALF, out_dtypes=_HALF_OUT, math="f16f32",
+        params={**_MMA_TILE, "STAGES": 4, "SWIZZLE": 16},
+        threads=_threads_warp_tiles, tile=_tile_bm_bn, align_elems=8, constraints=(_VEC8,),
+        smem_bytes=_hgemm_smem, grid=_tiles_1d, min_arch=80,
+    ),
+    KernelSpec(
+        name="hgemm/05_smem_swizzle", family="hgemm", rung=5,
+        idea="Swizzle<3,3,3> shared-memory tiles: no bank conflicts for ldmatrix or cp.async",
+        source="hgemm/05_smem_swizzle.cu", entry="hgemm_smem_swizzle", typed=True,
+        in_dtypes=_HALF, out_dtypes=_HALF_OUT, math="f16f32",
+        params={**_MMA_TILE, "STAGES": 4, "SWIZZLE": 16},
+        threads=_threads_warp_tiles, tile=_tile_bm_bn, align_elems=8, constraints=(_VEC8,),
+        smem_bytes=_hgemm_smem, grid=_tiles_1d, min_arch=80,
+    ),
+    KernelSpec(
+        name="hgemm/06_fragment_double_buffer", family="hgemm", rung=6,
+        idea="double-buffered fragments: ldmatrix of the next k16 step overlaps the mma of this "
+             "one, across k-tiles too; zig-zag mma order",
+        source="hgemm/06_fragment_double_buffer.cu", entry="hgemm_fragment_double_buffer", typed=True,
+        in_dtypes=_HALF, out_dtypes=_HALF_OUT, math="f16f32",
+        params={**_MMA_TILE, "STAGES": 4, "SWIZZLE": 16},
+        threads=_threads_warp_tiles, tile=_tile_bm_bn, align_elems=8, constraints=(_VEC8,),
+        smem_bytes=_hgemm_smem, grid=_tiles_1d, min_arch=80,
+    ),
+    KernelSpec(
+        name="hgemm/07_tuned", family="hgemm", rung=7,
+        idea="rung 06 with block tile, warp tile, BK, stages and swizzle chosen per shape by the "
+             "autotuner",
+        source="hgemm/07_tuned.cu", entry="hgemm_tuned", typed=True,
+        in_dtypes=_HALF, out_dtypes=_HALF_OUT, math="f16f32",
+        params={**_MMA_TILE, "STAGES": 4, "SWIZZLE": 16},
+        threads=_threads_warp_tiles, tile=_tile_bm_bn, align_elems=8, constraints=(_VEC8,),
+        tuning={"BM": (64, 128, 256), "BN": (64, 128, 256), "BK": (32, 64), "WM": (32, 64),
+                "WN": (64,), "STAGES": (2, 3, 4, 5), "SWIZZLE": (1, 8, 16)},
+        smem_bytes=_hgemm_smem, grid=_tiles_1d, min_arch=80, autotune=True, valid=_tuned_valid,
+    ),
+    KernelSpec(
+        name="hgemm/08_f16_accumulate", family="hgemm", rung=8,
+        idea="fp16 accumulation (mma.sync ...f16.f16.f16.f16): rung 06's loop with half the "
+             "accumulator registers; rounds the sum to fp16 every k16 step",
+        source="hgemm/08_f16_accumulate.cu", entry="hgemm_f16_accumulate", typed=True,
+        in_dtypes=("float16",), out_dtypes=("float16",), math="f16acc",
+        params={**_MMA_TILE, "STAGES": 4, "SWIZZLE": 16},
+        threads=_threads_warp_tiles, tile=_tile_bm_bn, align_elems=8,
+        constraints=(_VEC8, "accumulates in fp16: error grows with K; sums beyond 65504 overflow"),
+        smem_bytes=lambda p: _hgemm_smem(p, c_bytes=2), grid=_tiles_1d, min_arch=80,
+    ),
+)
 
 CATALOG: tuple[KernelSpec, ...] = SGEMM + HGEMM
 _BY_NAME: dict[str, KernelSpec] = {s.name: s for s in CATALOG}

@@ -208,12 +208,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-p", "--param", action="append", default=[], help="template parameter NAME=VALUE")
     p.set_defaults(func=_cmd_compile)
 
-    try:
-        from .layout import explain
-    except ImportError:  # the layout package is optional while it is being built
-        explain = None
-    if explain is not None and hasattr(explain, "register"):
-        explain.register(sub)
+    from .layout import explain
+
+    explain.register(sub)
     return parser
 
 

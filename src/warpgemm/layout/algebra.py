@@ -148,7 +148,7 @@ def _composition_impl(lshape: IntTuple, lstride: IntTuple, rshape: IntTuple, rst
     rest_shape, rest_stride = rshape, rstride
     for curr_shape, curr_stride in zip(lshape[:-1], lstride[:-1]):
         a = abs(rest_stride)
-        if not (a % curr_shape == 0 or a < curr_shape):
+        if rest_shape != 1 and not (a % curr_shape == 0 or a < curr_shape):
             raise ValueError(f"composition: stride divisibility condition fails ({a} vs {curr_shape})")
         next_shape = ceil_div(curr_shape, a)
         next_stride = ceil_div(a, curr_shape) * signum(rest_stride)
@@ -174,11 +174,16 @@ def composition(lhs: Layout, rhs: Tiler) -> Layout:
     """``lhs o rhs``: the layout ``c -> lhs(rhs(c))``, shaped like ``rhs``.
 
     A tuple ``rhs`` composes mode by mode (modes of ``lhs`` beyond it are dropped, as in CuTe);
-    ``_`` keeps the mode; an ``int`` n means ``n:1``.
+    ``_`` keeps the mode; an ``int`` n means ``n:1``.  ``composition(Swizzle, layout)`` is the
+    swizzled layout ``Sw o 0 o layout``.
     """
-    from .swizzle import ComposedLayout
+    from .swizzle import ComposedLayout, Swizzle
     if isinstance(lhs, ComposedLayout):
         return lhs.compose(rhs)
+    if isinstance(lhs, Swizzle):
+        if not isinstance(rhs, Layout):
+            raise TypeError("a Swizzle composes with a Layout")
+        return ComposedLayout(lhs, 0, rhs)
     if is_tuple(rhs):
         return transform_layout(lhs, rhs, composition, keep_rest=False)
     if is_underscore(rhs):

@@ -104,4 +104,206 @@ __device__ __forceinline__ void ldmatrix_x4_trans(uint32_t (&r)[4], const void* 
                  : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(smem_u32(smem_row)));
 }
 
+// ---------------------------------------------------------------------------------------------
+// fp16 / bf16 tensor cores (sm_80+): mma.sync m16n8k16
+// ---------------------------------------------------------------------------------------------
+
+// Two fp32 values rounded to nearest-even into one b32 of two 16-bit floats: `lo` in bits 0-15,
+// `hi` in bits 16-31 (the PTX operand order is hi, lo).
+__device__ __forceinline__ uint32_t cvt_f16x2(float lo, float hi) {
+    uint32_t r;
+    asm("cvt.rn.f16x2.f32 %0, %1, %2;\n" : "=r"(r) : "f"(hi), "f"(lo));
+    return r;
+}
+
+__device__ __forceinline__ uint32_t cvt_bf16x2(float lo, float hi) {
+    uint32_t r;
+    asm("cvt.rn.bf16x2.f32 %0, %1, %2;\n" : "=r"(r) : "f"(hi), "f"(lo));
+    return r;
+}
+
+// D = A * B + D for one m16n8k16 tile, 16-bit inputs, fp32 accumulator. Each b32 of a and b
+// holds two elements adjacent in k (the lower k in bits 0-15). With g = lane / 4, t = lane % 4:
+//   a[0]=(g, 2t..2t+1)  a[1]=(g+8, 2t..)  a[2]=(g, 2t+8..)  a[3]=(g+8, 2t+8..)    A is 16x16 (m, k)
+//   b[0]=(k=2t..2t+1, n=g)  b[1]=(k=2t+8..2t+9, n=g)                             B is 16x8  (k, n)
+//   d[0]=(g, 2t) d[1]=(g, 2t+1) d[2]=(g+8, 2t) d[3]=(g+8, 2t+1)                  C is 16x8  (m, n)
+__device__ __forceinline__ void mma_m16n8k16_f16_f32(float (&d)[4], const uint32_t (&a)[4],
+                                                     const uint32_t (&b)[2]) {
+    asm volatile(
+        "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 "
+        "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+}
+
+__device__ __forceinline__ void mma_m16n8k16_bf16_f32(float (&d)[4], const uint32_t (&a)[4],
+                                                      const uint32_t (&b)[2]) {
+    asm volatile(
+        "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 "
+        "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+}
+
+// The same with an fp16 accumulator: d[0] = (g, 2t..2t+1), d[1] = (g+8, 2t..2t+1) as f16x2.
+__device__ __forceinline__ void mma_m16n8k16_f16_f16(uint32_t (&d)[2], const uint32_t (&a)[4],
+                                                     const uint32_t (&b)[2]) {
+    asm volatile(
+        "mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16 "
+        "{%0, %1}, {%2, %3, %4, %5}, {%6, %7}, {%0, %1};\n"
+        : "+r"(d[0]), "+r"(d[1])
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+}
+
+// ---------------------------------------------------------------------------------------------
+// wmma m16n16k16 (fp16 sm_70+, bf16 sm_80+): warp-wide fragments whose register layout is
+// opaque; `ldm` is the distance in elements between rows (ROW) or columns (!ROW) of the matrix
+// in shared memory. Addresses must be 32-byte aligned, ldm a multiple of 8 elements (16-bit) or
+// 4 (fp32). An f16 A/B fragment is 8 b32 registers, a bf16 one 4, the fp32 accumulator 8.
+// ---------------------------------------------------------------------------------------------
+
+template <bool ROW>
+__device__ __forceinline__ void wmma_load_a_f16(uint32_t (&r)[8], const void* smem, int ldm) {
+    if constexpr (ROW) {
+        asm volatile("wmma.load.a.sync.aligned.row.m16n16k16.shared.f16 "
+                     "{%0, %1, %2, %3, %4, %5, %6, %7}, [%8], %9;\n"
+                     : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]), "=r"(r[4]), "=r"(r[5]),
+                       "=r"(r[6]), "=r"(r[7]) : "r"(smem_u32(smem)), "r"(ldm));
+    } else {
+        asm volatile("wmma.load.a.sync.aligned.col.m16n16k16.shared.f16 "
+                     "{%0, %1, %2, %3, %4, %5, %6, %7}, [%8], %9;\n"
+                     : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]), "=r"(r[4]), "=r"(r[5]),
+                       "=r"(r[6]), "=r"(r[7]) : "r"(smem_u32(smem)), "r"(ldm));
+    }
+}
+
+template <bool ROW>
+__device__ __forceinline__ void wmma_load_b_f16(uint32_t (&r)[8], const void* smem, int ldm) {
+    if constexpr (ROW) {
+        asm volatile("wmma.load.b.sync.aligned.row.m16n16k16.shared.f16 "
+                     "{%0, %1, %2, %3, %4, %5, %6, %7}, [%8], %9;\n"
+                     : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]), "=r"(r[4]), "=r"(r[5]),
+                       "=r"(r[6]), "=r"(r[7]) : "r"(smem_u32(smem)), "r"(ldm));
+    } else {
+        asm volatile("wmma.load.b.sync.aligned.col.m16n16k16.shared.f16 "
+                     "{%0, %1, %2, %3, %4, %5, %6, %7}, [%8], %9;\n"
+                     : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]), "=r"(r[4]), "=r"(r[5]),
+                       "=r"(r[6]), "=r"(r[7]) : "r"(smem_u32(smem)), "r"(ldm));
+    }
+}
+
+template <bool ROW>
+__device__ __forceinline__ void wmma_load_a_bf16(uint32_t (&r)[4], const void* smem, int ldm) {
+    if constexpr (ROW) {
+        asm volatile("wmma.load.a.sync.aligned.row.m16n16k16.shared.bf16 {%0, %1, %2, %3}, [%4], %5;\n"
+                     : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(smem_u32(smem)), "r"(ldm));
+    } else {
+        asm volatile("wmma.load.a.sync.aligned.col.m16n16k16.shared.bf16 {%0, %1, %2, %3}, [%4], %5;\n"
+                     : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(smem_u32(smem)), "r"(ldm));
+    }
+}
+
+template <bool ROW>
+__device__ __forceinline__ void wmma_load_b_bf16(uint32_t (&r)[4], const void* smem, int ldm) {
+    if constexpr (ROW) {
+        asm volatile("wmma.load.b.sync.aligned.row.m16n16k16.shared.bf16 {%0, %1, %2, %3}, [%4], %5;\n"
+                     : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(smem_u32(smem)), "r"(ldm));
+    } else {
+        asm volatile("wmma.load.b.sync.aligned.col.m16n16k16.shared.bf16 {%0, %1, %2, %3}, [%4], %5;\n"
+                     : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(smem_u32(smem)), "r"(ldm));
+    }
+}
+
+// D = A * B + D, fp16 inputs, fp32 accumulator; A_ROW / B_ROW must match the loads' layouts.
+template <bool A_ROW, bool B_ROW>
+__device__ __forceinline__ void wmma_mma_f16_f32(float (&d)[8], const uint32_t (&a)[8],
+                                                 const uint32_t (&b)[8]) {
+#define WG_WMMA_F16_F32(LAYOUTS)                                                                 \
+    asm volatile("wmma.mma.sync.aligned." LAYOUTS ".m16n16k16.f32.f32 "                          \
+                 "{%0, %1, %2, %3, %4, %5, %6, %7}, {%8, %9, %10, %11, %12, %13, %14, %15}, "    \
+                 "{%16, %17, %18, %19, %20, %21, %22, %23}, {%0, %1, %2, %3, %4, %5, %6, %7};\n" \
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]),      \
+                   "+f"(d[6]), "+f"(d[7])                                                        \
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(a[4]), "r"(a[5]), "r"(a[6]), \
+                   "r"(a[7]), "r"(b[0]), "r"(b[1]), "r"(b[2]), "r"(b[3]), "r"(b[4]), "r"(b[5]), \
+                   "r"(b[6]), "r"(b[7]))
+    if constexpr (A_ROW && B_ROW) WG_WMMA_F16_F32("row.row");
+    else if constexpr (A_ROW) WG_WMMA_F16_F32("row.col");
+    else if constexpr (B_ROW) WG_WMMA_F16_F32("col.row");
+    else WG_WMMA_F16_F32("col.col");
+#undef WG_WMMA_F16_F32
+}
+
+template <bool A_ROW, bool B_ROW>
+__device__ __forceinline__ void wmma_mma_bf16_f32(float (&d)[8], const uint32_t (&a)[4],
+                                                  const uint32_t (&b)[4]) {
+#define WG_WMMA_BF16_F32(LAYOUTS)                                                                \
+    asm volatile("wmma.mma.sync.aligned." LAYOUTS ".m16n16k16.f32.bf16.bf16.f32 "                \
+                 "{%0, %1, %2, %3, %4, %5, %6, %7}, {%8, %9, %10, %11}, {%12, %13, %14, %15}, "  \
+                 "{%0, %1, %2, %3, %4, %5, %6, %7};\n"                                           \
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]),      \
+                   "+f"(d[6]), "+f"(d[7])                                                        \
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "r"(b[2]), \
+                   "r"(b[3]))
+    if constexpr (A_ROW && B_ROW) WG_WMMA_BF16_F32("row.row");
+    else if constexpr (A_ROW) WG_WMMA_BF16_F32("row.col");
+    else if constexpr (B_ROW) WG_WMMA_BF16_F32("col.row");
+    else WG_WMMA_BF16_F32("col.col");
+#undef WG_WMMA_BF16_F32
+}
+
+// Store an fp32 accumulator fragment to shared memory, row-major with `ldm` floats per row.
+__device__ __forceinline__ void wmma_store_d_f32(void* smem, const float (&d)[8], int ldm) {
+    asm volatile("wmma.store.d.sync.aligned.row.m16n16k16.shared.f32 "
+                 "[%0], {%1, %2, %3, %4, %5, %6, %7, %8}, %9;\n"
+                 :: "r"(smem_u32(smem)), "f"(d[0]), "f"(d[1]), "f"(d[2]), "f"(d[3]), "f"(d[4]),
+                    "f"(d[5]), "f"(d[6]), "f"(d[7]), "r"(ldm) : "memory");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Integer tensor cores (sm_80+; s4 runs emulated on sm_90) and Volta's m8n8k4. Each b32 of a/b
+// packs consecutive-k elements, the lowest k in the lowest bits; warpgemm.layout.atoms gives the
+// (lane, value) -> (row, col) maps as CuTe TV layouts.
+// ---------------------------------------------------------------------------------------------
+
+// D = A * B + D, m16n8k32, s8 inputs (4 per b32), s32 accumulator.
+__device__ __forceinline__ void mma_m16n8k32_s8(int32_t (&d)[4], const uint32_t (&a)[4],
+                                                const uint32_t (&b)[2]) {
+    asm volatile(
+        "mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32 "
+        "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};\n"
+        : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3])
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+}
+
+// D = A * B + D, m16n8k64, s4 inputs (8 per b32), s32 accumulator.
+__device__ __forceinline__ void mma_m16n8k64_s4(int32_t (&d)[4], const uint32_t (&a)[4],
+                                                const uint32_t (&b)[2]) {
+    asm volatile(
+        "mma.sync.aligned.m16n8k64.row.col.s32.s4.s4.s32 "
+        "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};\n"
+        : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3])
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+}
+
+// D = A * B + D, m8n8k32, s4 inputs (8 per b32), s32 accumulator.
+__device__ __forceinline__ void mma_m8n8k32_s4(int32_t (&d)[2], const uint32_t (&a)[1],
+                                               const uint32_t (&b)[1]) {
+    asm volatile(
+        "mma.sync.aligned.m8n8k32.row.col.s32.s4.s4.s32 {%0, %1}, {%2}, {%3}, {%0, %1};\n"
+        : "+r"(d[0]), "+r"(d[1])
+        : "r"(a[0]), "r"(b[0]));
+}
+
+// D = A * B + D, m8n8k4 (sm_70+), f16 inputs and f16 accumulator: four independent 8x8x4
+// products, one per quad-pair (lanes 4q..4q+3 and 16+4q..16+4q+3).
+__device__ __forceinline__ void mma_m8n8k4_f16_f16(uint32_t (&d)[4], const uint32_t (&a)[2],
+                                                   const uint32_t (&b)[2]) {
+    asm volatile(
+        "mma.sync.aligned.m8n8k4.row.col.f16.f16.f16.f16 "
+        "{%0, %1, %2, %3}, {%4, %5}, {%6, %7}, {%0, %1, %2, %3};\n"
+        : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3])
+        : "r"(a[0]), "r"(a[1]), "r"(b[0]), "r"(b[1]));
+}
+
 }  // namespace wg

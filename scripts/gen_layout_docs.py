@@ -1,0 +1,60 @@
+"""Regenerate the drawings in docs/img/layout_*.svg that docs/layouts.md shows.
+
+    python scripts/gen_layout_docs.py [--out docs/img]
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from warpgemm.layout import (
+    Layout, Swizzle, make_layout, make_tiled_mma, mma_atom, smem_tile, transposed_store_report,
+)
+from warpgemm.layout import draw
+
+
+def transposed_store_figure() -> draw.Figure:
+    """Seed 003's s_a[8][128 + pad] (floats): the cells one warp's first scalar store writes."""
+    panels = []
+    for pad in (0, 4):
+        tile = smem_tile(8, 128, pad=pad)
+        written = {(((tid & 1) << 2), tid >> 1) for tid in range(32)}       # (k, m) of store 0
+        fig = draw.draw_bank_map(tile, 8, 32, elem_bytes=4, chunk_bytes=4, highlight=written,
+                                 title=f"s_a[8][128+{pad}], columns 0-31")
+        panels.append(fig.panels[0])
+    plain, padded = transposed_store_report(pad=0), transposed_store_report(pad=4)
+    caption = (f"Outlined: one warp's store s_a[k][m]. No pad: {plain.wavefronts} wavefronts "
+               f"(ideal {plain.ideal}); pad 4: {padded.wavefronts}.")
+    return draw.Figure(panels, caption=caption)
+
+
+def figures() -> dict[str, draw.Figure]:
+    tiled = make_tiled_mma("SM80_16x8x16_F16F16F16F16_TN", make_layout((2, 2, 1)), (32, 32, 16))
+    return {
+        "layout_mma_sm80_16x8x16.svg": draw.draw_mma_atom(mma_atom("SM80_16x8x16_F16F16F16F16_TN")),
+        "layout_mma_sm70_8x8x4.svg": draw.draw_mma_atom(mma_atom("SM70_8x8x4_F16F16F16F16_TN")),
+        "layout_tiled_mma_seed001.svg": draw.draw_tiled_mma(tiled),
+        "layout_ldmatrix_x4.svg": draw.draw_ldmatrix(4, trans=False),
+        "layout_ldmatrix_x4_trans.svg": draw.draw_ldmatrix(4, trans=True),
+        "layout_swizzle_333.svg": draw.draw_swizzle(smem_tile(16, 64), smem_tile(16, 64, Swizzle(3, 3, 3)), 16, 64),
+        "layout_sgemm_transposed_store.svg": transposed_store_figure(),
+        "layout_tv_8x8.svg": draw.draw_tv_layout(Layout(((4, 8), 2), ((16, 1), 8)), (8, 8),
+                                                 "((4,8),2):((16,1),8) over an 8x8 tile"),
+    }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", default=str(Path(__file__).resolve().parent.parent / "docs" / "img"))
+    args = parser.parse_args()
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    for name, fig in figures().items():
+        fig.save(out / name)
+        print(out / name)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
