@@ -21,7 +21,7 @@ for step in "${steps[@]}"; do
       nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,temperature.gpu,power.draw --format=csv
       python3 -m warpgemm.cli info ;;
     tests)
-      eval "python3 -m pytest -q -p no:cacheprovider ${PYTEST_ARGS:--m gpu}" 2>&1 | tee "$OUT/pytest.log" | tail -40
+      eval "python3 -m pytest -p no:cacheprovider ${PYTEST_ARGS:--m gpu}" 2>&1 | tee "$OUT/pytest.log" | tail -40
       summary+=("pytest: $(grep -aE '[0-9]+ (passed|failed)' "$OUT/pytest.log" | tail -1)") ;;
     ceiling)
       python3 -m warpgemm.cli bench ceiling --json "$OUT/ceiling.json" 2>&1 | tee "$OUT/ceiling.log"
@@ -36,6 +36,18 @@ for step in "${steps[@]}"; do
       # NCU_ARGS: e.g. "--section WarpStateStats"; NCU_CMD: the python command to profile.
       eval "ncu --clock-control none ${NCU_ARGS:---set full} -k regex:${NCU_KERNEL:-.} -c ${NCU_COUNT:-1} ${NCU_CMD}" \
         2>&1 | tee "$OUT/ncu.log" | grep -vE '^==PROF==' | tail -${NCU_TAIL:-80} ;;
+    stalls)
+      # Where warps wait, for one kernel (NCU_KERNEL) run by NCU_CMD.
+      m=smsp__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active
+      m=$m,smsp__issue_active.avg.pct_of_peak_sustained_active,smsp__warps_eligible.avg.per_cycle_active
+      m=$m,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum
+      m=$m,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum,lts__t_sector_hit_rate.pct
+      for r in barrier long_scoreboard short_scoreboard math_pipe_throttle mio_throttle wait not_selected \
+               dispatch_stall lg_throttle selected no_instruction branch_resolving tex_throttle; do
+        m=$m,smsp__average_warps_issue_stalled_${r}_per_issue_active.ratio
+      done
+      eval "ncu --clock-control none --metrics $m -k regex:${NCU_KERNEL:-.} -c ${NCU_COUNT:-1} ${NCU_CMD}" \
+        2>&1 | tee "$OUT/stalls.log" | grep -vE '^==(PROF|WARNING)==' | tail -${NCU_TAIL:-60} ;;
     *) echo "unknown step $step"; exit 2 ;;
   esac
 done

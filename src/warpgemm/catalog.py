@@ -275,6 +275,10 @@ def _hgemm_valid(p: Mapping[str, int]) -> bool:
     t = _threads_warp_tiles(p)
     if t > 1024 or wm * wn > 64 * 64:  # at most 128 fp32 accumulators per thread
         return False
+    if wm not in (16, 32) and wm % 64:  # warp tiles line up with the 64-wide swizzle panels
+        return False
+    if t % 64 or bk % (t // 8):  # a thread's cp.async chunks sit at fixed distances
+        return False
     for mn in (bm, bn):  # each operand tile's 16-byte chunks split evenly, in either layout
         chunks = mn * bk // 8
         if chunks % t or t % (bk // 8) or t % (mn // 8):
@@ -302,8 +306,8 @@ HGEMM: tuple[KernelSpec, ...] = (
     ),
     KernelSpec(
         name="hgemm/02_mma_ldmatrix", family="hgemm", rung=2,
-        idea="mma.sync m16n8k16 fed by ldmatrix.x4 (.trans for m/n-contiguous tiles); 256x128 "
-             "block, 64x64 warp tiles; C out through shared memory in 16-byte stores",
+        idea="mma.sync m16n8k16 fed by ldmatrix.x4 (.trans where needed), 64x64 warp tiles, C out "
+             "through shared memory",
         source="hgemm/02_mma_ldmatrix.cu", entry="hgemm_mma_ldmatrix", typed=True,
         in_dtypes=_HALF, out_dtypes=_HALF_OUT, math="f16f32",
         params=dict(_MMA_TILE),
@@ -312,8 +316,8 @@ HGEMM: tuple[KernelSpec, ...] = (
     ),
     KernelSpec(
         name="hgemm/03_block_swizzle", family="hgemm", rung=3,
-        idea="block swizzle: blocks walk panels SWIZZLE tiles wide (seed 000's z-order with a "
-             "stride) so that running blocks share A and B in L2",
+        idea="block swizzle: blocks walk panels SWIZZLE tiles wide, so that running blocks share "
+             "A and B in L2",
         source="hgemm/03_block_swizzle.cu", entry="hgemm_block_swizzle", typed=True,
         in_dtypes=_HALF, out_dtypes=_HALF_OUT, math="f16f32",
         params={**_MMA_TILE, "SWIZZLE": 16},
@@ -340,8 +344,8 @@ HGEMM: tuple[KernelSpec, ...] = (
     ),
     KernelSpec(
         name="hgemm/06_fragment_double_buffer", family="hgemm", rung=6,
-        idea="double-buffered fragments: ldmatrix of the next k16 step overlaps the mma of this "
-             "one, across k-tiles too; zig-zag mma order",
+        idea="fragments of the next k16 step load during this step's mma (across k-tiles too); "
+             "zig-zag mma order",
         source="hgemm/06_fragment_double_buffer.cu", entry="hgemm_fragment_double_buffer", typed=True,
         in_dtypes=_HALF, out_dtypes=_HALF_OUT, math="f16f32",
         params={**_MMA_TILE, "STAGES": 4, "SWIZZLE": 16},
@@ -362,8 +366,8 @@ HGEMM: tuple[KernelSpec, ...] = (
     ),
     KernelSpec(
         name="hgemm/08_f16_accumulate", family="hgemm", rung=8,
-        idea="fp16 accumulation (mma.sync ...f16.f16.f16.f16): rung 06's loop with half the "
-             "accumulator registers; rounds the sum to fp16 every k16 step",
+        idea="fp16 accumulation (mma.sync .f16.f16.f16.f16): rung 06 with the sum rounded to fp16 "
+             "every k16 step",
         source="hgemm/08_f16_accumulate.cu", entry="hgemm_f16_accumulate", typed=True,
         in_dtypes=("float16",), out_dtypes=("float16",), math="f16acc",
         params={**_MMA_TILE, "STAGES": 4, "SWIZZLE": 16},
