@@ -32,4 +32,5 @@ def fresh_cache(tmp_path, monkeypatch):
 
     monkeypatch.setenv("WARPGEMM_CACHE", str(tmp_path / "cache"))
     monkeypatch.setattr(compiler, "_memo", {})
+    monkeypatch.setattr(compiler, "_by_name", {})
     return tmp_path / "cache"

@@ -179,3 +179,19 @@ def test_auto_follows_float32_matmul_precision(precision, kernel, monkeypatch):
     ref = a.double() @ b.double()
     assert float(torch.linalg.vector_norm(out.double() - ref) / torch.linalg.vector_norm(ref)) < TOL[
         catalog.get(kernel).math]
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16])
+def test_auto_runs_the_tuned_hgemm_rung_for_half_precision(dtype, monkeypatch):
+    from warpgemm import api
+
+    chosen = []
+    real_run = api._run
+    monkeypatch.setattr(api, "_run", lambda spec, *rest: (chosen.append(spec.name), real_run(spec, *rest)))
+    a = torch.randn(200, 96, device="cuda").to(dtype)
+    b = torch.randn(96, 136, device="cuda").to(dtype)
+    out = warpgemm.matmul(a, b)
+    assert chosen == ["hgemm/07_tuned"] and out.dtype == dtype
+    ref = a.double() @ b.double()
+    assert float(torch.linalg.vector_norm(out.double() - ref) / torch.linalg.vector_norm(ref)) < 1e-2

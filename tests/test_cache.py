@@ -20,7 +20,7 @@ def test_second_compile_is_a_cache_hit_with_the_same_cubin(fresh_cache, monkeypa
     first = compile_kernel(SRC, NAME, "sm_80")
     assert not first.from_cache
     assert len(_entries(fresh_cache)) == 1
-    monkeypatch.setattr(compiler, "_memo", {})  # as if in a new process
+    compiler.forget_loaded()  # as if in a new process
     second = compile_kernel(SRC, NAME, "sm_80")
     assert second.from_cache
     assert second.cubin == first.cubin
@@ -44,6 +44,7 @@ def test_the_key_covers_included_headers(fresh_cache, tmp_path, monkeypatch):
     monkeypatch.setattr(compiler, "KERNELS_ROOT", root)
     first = compile_kernel("k.cu", "k", "sm_80")
     (root / "common" / "val.cuh").write_text("#pragma once\nconstexpr int VAL = 2;\n")
+    compiler.forget_loaded()  # a running process keeps what it loaded; a new one re-reads
     second = compile_kernel("k.cu", "k", "sm_80")
     assert not second.from_cache and second.cubin != first.cubin
     assert len(_entries(fresh_cache)) == 2
@@ -62,7 +63,7 @@ def test_a_corrupt_entry_is_rebuilt_not_fatal(fresh_cache, monkeypatch, damage):
         path.write_bytes(blob[:-10] + bytes([blob[-10] ^ 0xFF]) + blob[-9:])
     else:
         path.write_bytes(b"")
-    monkeypatch.setattr(compiler, "_memo", {})
+    compiler.forget_loaded()
     rebuilt = compile_kernel(SRC, NAME, "sm_80")
     assert not rebuilt.from_cache and rebuilt.cubin == good.cubin
     assert cache.load(path.name.split(".")[0]) is not None  # the entry was rewritten

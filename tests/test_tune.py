@@ -70,3 +70,16 @@ def test_problem_keys_separate_dtypes_layouts_and_shapes():
     keys = {tune.Problem(1, 2, 3, d, d, la, lb).key(SPEC)
             for d in ("float16", "bfloat16") for la in ("row", "col") for lb in ("row", "col")}
     assert len(keys) == 8
+
+
+def test_precompile_fills_the_cache_from_worker_processes(fresh_cache):
+    from warpgemm.runtime import compile_kernel, compiler
+
+    spec = catalog.get("sgemm/02_smem_sliced_k")
+    cands = [spec.resolve({"BK": bk}) for bk in (8, 16)]
+    problem = tune.Problem(64, 64, 64, "float32", "float32", "row", "col")
+    tune.precompile(spec, cands, problem, "sm_80", workers=2)
+    assert len(list(fresh_cache.glob("*/*.cubin-entry"))) == 2
+    compiler.forget_loaded()
+    for p in cands:
+        assert compile_kernel(spec.source, spec.name_expression(True, False, p), "sm_80").from_cache

@@ -14,7 +14,8 @@ from .operands import detect, prepare
 from .runtime import CompiledKernel, compile_kernel, launch
 from .runtime.device import capability_of_arch, current_arch, current_capability, has_device
 
-_AUTO = {torch.float32: None}  # float32 follows torch.get_float32_matmul_precision()
+_AUTO = {torch.float16: "hgemm/07_tuned", torch.bfloat16: "hgemm/07_tuned"}
+# (float32 follows torch.get_float32_matmul_precision(): see _auto_kernel)
 """The kernel ``kernel="auto"`` runs for each input dtype."""
 _INT32_MAX = 2**31 - 1
 

@@ -10,7 +10,9 @@ import torch
 
 from ..runtime import compile_kernel, launch
 
-KINDS = {"tf32 m16n8k8": (0, 2 * 16 * 8 * 8)}
+KINDS = {"tf32 m16n8k8": (0, 2 * 16 * 8 * 8), "f16 m16n8k16": (1, 2 * 16 * 8 * 16),
+         "bf16 m16n8k16": (2, 2 * 16 * 8 * 16), "f16acc m16n8k16": (3, 2 * 16 * 8 * 16)}
+"""Instruction (kind code for kernels/bench/mma_ceiling.cu, FLOP per instruction)."""
 _CHAINS = 8
 _WARPS_PER_SM = 32
 

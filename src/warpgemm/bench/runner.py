@@ -170,6 +170,13 @@ def run(cases: list[Case], choices: list[Choice], *, suite: str, family: str,
     """Benchmark ``choices`` on ``cases``; the result carries its context and method."""
     from tqdm import tqdm
 
+    dtype_name = str(dtype).removeprefix("torch.")
+    skipped = [c.label for c in choices if dtype_name not in c.spec.in_dtypes]
+    choices = [c for c in choices if dtype_name in c.spec.in_dtypes]
+    if not choices:
+        raise ValueError(f"none of the chosen kernels takes {dtype_name} inputs")
+    if skipped and progress is not None:
+        print(f"not run on {dtype_name} inputs (they take other dtypes): {', '.join(skipped)}")
     ctx = context.collect()
     ctx["sm_clock_mhz_before"] = context.sm_clock_mhz()
     rows: list[dict[str, Any]] = []

@@ -133,12 +133,34 @@ def parse_ptxas_report(log: str, mangled_name: str) -> dict[str, int]:
 
 _memo: dict[str, CompiledKernel] = {}
 _memo_lock = threading.Lock()
+_by_name: dict[tuple[str, str, str], CompiledKernel] = {}
+"""Kernels this process already has, by (source, name expression, arch): the launch path looks
+here first, so a call costs a dictionary lookup, not a read and hash of the sources."""
 
 
 def compile_kernel(source: str, name_expression: str, arch: str | None = None) -> CompiledKernel:
     """Compile ``name_expression`` from ``source`` (relative to the kernels directory) to a
-    cubin for ``arch`` (default: the current device's), using the disk cache."""
+    cubin for ``arch`` (default: the current device's), using the disk cache.
+
+    Within one process a kernel is compiled or loaded once: later edits of its source are seen
+    by the next process (or after :func:`forget_loaded`)."""
     arch = arch or current_arch()
+    hit = _by_name.get((source, name_expression, arch))
+    if hit is not None:
+        return hit
+    kernel = _compile_or_load(source, name_expression, arch)
+    _by_name[(source, name_expression, arch)] = kernel
+    return kernel
+
+
+def forget_loaded() -> None:
+    """Drop this process's kernels, so that the next call re-reads the sources."""
+    with _memo_lock:
+        _memo.clear()
+        _by_name.clear()
+
+
+def _compile_or_load(source: str, name_expression: str, arch: str) -> CompiledKernel:
     files: dict[str, str] = {}
     _read_with_includes(source, files)
     options = _options(arch)

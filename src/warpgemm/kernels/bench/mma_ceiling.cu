@@ -9,9 +9,26 @@
 namespace wg {
 
 // KIND 0: m16n8k8 tf32 -> f32 (2*16*8*8 = 2048 FLOP per instruction).
+// KIND 1: m16n8k16 f16 -> f32, KIND 2: m16n8k16 bf16 -> f32, KIND 3: m16n8k16 f16 -> f16
+// (4096 FLOP per instruction).
+template <int KIND>
+__device__ __forceinline__ void mma_step(float (&acc)[4], const uint32_t (&a)[4], const uint32_t (&b)[2]) {
+    if constexpr (KIND == 0) {
+        mma_m16n8k8_tf32(acc, a, b);
+    } else if constexpr (KIND == 1) {
+        mma_m16n8k16_f16_f32(acc, a, b);
+    } else if constexpr (KIND == 2) {
+        mma_m16n8k16_bf16_f32(acc, a, b);
+    } else {
+        // The fp16 accumulator lives in the first two registers, reinterpreted as f16x2 pairs.
+        uint32_t (&d)[2] = *reinterpret_cast<uint32_t(*)[2]>(acc);
+        mma_m16n8k16_f16_f16(d, a, b);
+    }
+}
+
 template <int KIND, int CHAINS>
 __global__ void __launch_bounds__(256) mma_ceiling(float* __restrict__ out, int iters, uint32_t seed) {
-    static_assert(KIND == 0, "mma_ceiling: only KIND 0 (tf32 m16n8k8) is defined");
+    static_assert(KIND >= 0 && KIND <= 3, "mma_ceiling: KIND is 0 (tf32), 1 (f16), 2 (bf16) or 3 (f16 acc)");
     static_assert(CHAINS >= 1 && CHAINS <= 16, "mma_ceiling: CHAINS must be in [1, 16]");
     const uint32_t lane = threadIdx.x % 32;
     uint32_t a[4] = {seed ^ lane, seed + lane, seed * 3u, seed ^ 0x3f800000u};
@@ -23,7 +40,7 @@ __global__ void __launch_bounds__(256) mma_ceiling(float* __restrict__ out, int 
         for (int i = 0; i < 4; ++i) acc[c][i] = 0.f;
     for (int it = 0; it < iters; ++it) {
 #pragma unroll
-        for (int c = 0; c < CHAINS; ++c) mma_m16n8k8_tf32(acc[c], a, b);
+        for (int c = 0; c < CHAINS; ++c) mma_step<KIND>(acc[c], a, b);
     }
     float sum = 0.f;
 #pragma unroll
