@@ -207,12 +207,18 @@ SGEMM: tuple[KernelSpec, ...] = (
     ),
     KernelSpec(
         name="sgemm/07_cp_async", family="sgemm", rung=7,
-        idea="cp.async copies global to shared memory without passing through registers",
+        idea="cp.async copies global to shared memory without passing through registers, "
+             "STAGES-1 k-slices ahead",
         source="sgemm/07_cp_async.cu", entry="sgemm_cp_async",
         in_dtypes=_F32, out_dtypes=_F32, math="ffma",
-        params={"BM": 128, "BN": 128, "BK": 16, "TM": 8, "TN": 8},
+        params={"BM": 128, "BN": 128, "BK": 16, "TM": 8, "TN": 8, "STAGES": 3},
         threads=_threads_thread_tile, tile=_tile_bm_bn, align_elems=4, constraints=(_VEC4,),
-        tuning=_FFMA_TUNING, min_arch=80,
+        tuning={**_FFMA_TUNING, "STAGES": (2, 3, 4)},
+        # STAGES slices of A and B, each in its global order. The larger layout, k-contiguous
+        # (rows of BK + 4 floats, 4 more per 8 rows), sizes it whatever the layouts.
+        smem_bytes=lambda p: 4 * p["STAGES"] * ((p["BM"] + p["BN"]) * (p["BK"] + 4)
+                                                 + 4 * (p["BM"] + p["BN"]) // 8),
+        min_arch=80,
     ),
     KernelSpec(
         name="sgemm/08_tf32_mma", family="sgemm", rung=8,

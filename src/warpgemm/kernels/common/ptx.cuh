@@ -46,6 +46,50 @@ __device__ __forceinline__ void cp_async_wait() {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Special registers
+// ---------------------------------------------------------------------------------------------
+
+// threadIdx.x read afresh where it is used: the compiler cannot keep it, or values derived from
+// it, live in registers across a loop, as it may with threadIdx.x. For a rarely taken path in a
+// register-bound loop.
+__device__ __forceinline__ uint32_t reread_tid_x() {
+    uint32_t t;
+    asm volatile("mov.u32 %0, %%tid.x;\n" : "=r"(t));
+    return t;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Volatile shared-memory loads from a 32-bit shared address (smem_u32)
+// ---------------------------------------------------------------------------------------------
+// For register-bound inner loops that read many small vectors from a few bases:
+//   * pass base + constant: ptxas folds the constant into the instruction's offset, so each base
+//     costs one register (through generic pointers the compiler may keep one address per load);
+//   * ld.volatile: neither compiler fuses two adjacent narrow loads into one wider load, which
+//     would keep both halves' registers live at once, nor drops or repeats a load. ptxas still
+//     schedules them among the arithmetic.
+// The "memory" clobber keeps each load between the barriers that publish and retire its data.
+
+__device__ __forceinline__ float ld_volatile_shared_f32(uint32_t addr) {
+    float v;
+    asm volatile("ld.volatile.shared.f32 %0, [%1];\n" : "=f"(v) : "r"(addr) : "memory");
+    return v;
+}
+
+__device__ __forceinline__ float2 ld_volatile_shared_v2_f32(uint32_t addr) {  // 8-byte aligned
+    float2 v;
+    asm volatile("ld.volatile.shared.v2.f32 {%0, %1}, [%2];\n"
+                 : "=f"(v.x), "=f"(v.y) : "r"(addr) : "memory");
+    return v;
+}
+
+__device__ __forceinline__ float4 ld_volatile_shared_v4_f32(uint32_t addr) {  // 16-byte aligned
+    float4 v;
+    asm volatile("ld.volatile.shared.v4.f32 {%0, %1, %2, %3}, [%4];\n"
+                 : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w) : "r"(addr) : "memory");
+    return v;
+}
+
+// ---------------------------------------------------------------------------------------------
 // TF32 tensor cores
 // ---------------------------------------------------------------------------------------------
 
