@@ -22,6 +22,8 @@ PROBLEM = tune.Problem(4096, 4096, 4096, "float16", "float16", "row", "col")
 @pytest.fixture
 def table(tmp_path, monkeypatch):
     monkeypatch.setattr(tune, "_device_tag", lambda: "TestGPU_sm90_132sm")
+    monkeypatch.setattr(tune, "_table_path_cached", tune.table_path)
+    monkeypatch.setattr(tune, "_RECHECK_SECONDS", 0.0)  # every lookup looks at the file
     monkeypatch.setenv("WARPGEMM_CACHE", str(tmp_path))
     return tmp_path / "tuning" / "TestGPU_sm90_132sm.json"
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
 import numpy as np
@@ -145,7 +146,7 @@ def matmul(a: torch.Tensor, b: torch.Tensor, *, out_dtype: torch.dtype | None = 
     n = b.shape[1]
     if out is not None:
         _check_out(out, (m, n), out_type, a.device)
-    with torch.cuda.device(a.device):
+    with _on_device(a.device):
         spec = _choose(a, kernel, out_type)
         _check_out_dtype(spec, out_type)
         p = tune.choose(spec, _problem(a, b, out_type), params)
@@ -159,6 +160,13 @@ def matmul(a: torch.Tensor, b: torch.Tensor, *, out_dtype: torch.dtype | None = 
             return c.zero_()
         _run(spec, p, a, b, c)
         return c
+
+
+def _on_device(device: torch.device):
+    """Make ``device`` current for the call, unless it already is (the common case)."""
+    if device.index == torch.cuda.current_device():
+        return contextlib.nullcontext()
+    return torch.cuda.device(device)
 
 
 def _problem(a: torch.Tensor, b: torch.Tensor, out_type: torch.dtype) -> tune.Problem:

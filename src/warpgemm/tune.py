@@ -14,6 +14,7 @@ import os
 import statistics
 import tempfile
 import threading
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping
@@ -56,10 +57,37 @@ def table_path() -> Path:
     return cache_root() / "tuning" / f"{_device_tag()}.json"
 
 
-def _read(path: Path) -> dict[str, Any]:
+_paths: dict[tuple[str, int], Path] = {}
+
+
+def _table_path_cached() -> Path:
+    import torch
+
+    key = (os.environ.get("WARPGEMM_CACHE", ""), torch.cuda.current_device())
+    path = _paths.get(key)
+    if path is None:
+        path = _paths[key] = table_path()
+    return path
+
+
+_RECHECK_SECONDS = 1.0
+_checked: dict[Path, float] = {}
+
+
+def _read(path: Path, *, fresh: bool = False) -> dict[str, Any]:
+    """The table at ``path``; re-read when its file changed, checked at most once a second on
+    the launch path (``fresh`` checks now)."""
+    now = time.monotonic()
+    with _lock:
+        hit = _loaded.get(path)
+        if hit and not fresh and now - _checked.get(path, 0.0) < _RECHECK_SECONDS:
+            return hit[1]
+        _checked[path] = now
     try:
         mtime = path.stat().st_mtime
     except OSError:
+        with _lock:
+            _loaded[path] = (-1.0, {})
         return {}
     with _lock:
         hit = _loaded.get(path)
@@ -86,7 +114,7 @@ def _write(path: Path, table: dict[str, Any]) -> None:
 
 def lookup(spec: KernelSpec, problem: Problem) -> dict[str, int] | None:
     """The remembered parameters for ``problem``, or None."""
-    entry = _read(table_path()).get(problem.key(spec))
+    entry = _read(_table_path_cached()).get(problem.key(spec))
     if not entry:
         return None
     params = entry.get("params")
@@ -211,7 +239,7 @@ def tune(name: str, m: int, n: int, k: int, *, dtype: Any = None, out_dtype: Any
     if save:
         path = table_path()
         with _lock:
-            table = dict(_read(path))
+            table = dict(_read(path, fresh=True))
             table[problem.key(spec)] = {"params": best, "ms": best_ms,
                                         "candidates": len(tried), "runs": runs}
             _write(path, table)

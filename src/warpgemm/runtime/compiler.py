@@ -68,10 +68,12 @@ class CompiledKernel:
 
     def ensure_dynamic_smem(self, nbytes: int) -> None:
         """Raise the kernel's dynamic shared-memory limit to ``nbytes`` when above 48 KB."""
+        if nbytes <= 48 * 1024:
+            return
         import torch
 
         dev_id = torch.cuda.current_device()
-        if nbytes <= max(48 * 1024, self._smem_limit.get(dev_id, 0)):
+        if nbytes <= self._smem_limit.get(dev_id, 0):
             return
         from cuda.bindings import driver as cu
 

@@ -8,13 +8,32 @@ import importlib.metadata as md
 from ..errors import NoDeviceError
 
 
+_seen_device = False
+_capabilities: dict[int, tuple[int, int]] = {}
+
+
 def has_device() -> bool:
-    """True when torch sees at least one CUDA device."""
+    """True when torch sees at least one CUDA device (remembered once seen)."""
+    global _seen_device
+    if _seen_device:
+        return True
     try:
         import torch
     except ImportError:  # pragma: no cover - torch is a dependency
         return False
-    return bool(torch.cuda.is_available())
+    _seen_device = bool(torch.cuda.is_available())
+    return _seen_device
+
+
+def _capability() -> tuple[int, int]:
+    """(major, minor) of torch's current device, looked up once per device."""
+    import torch
+
+    index = torch.cuda.current_device()
+    cap = _capabilities.get(index)
+    if cap is None:
+        cap = _capabilities[index] = torch.cuda.get_device_capability(index)
+    return cap
 
 
 def require_device(what: str = "this computation") -> None:
@@ -45,15 +64,11 @@ def capability_of_arch(arch: str) -> int:
 def current_arch() -> str:
     """The arch of torch's current CUDA device."""
     require_device("detecting the GPU architecture")
-    import torch
-
-    return arch_for_capability(*torch.cuda.get_device_capability())
+    return arch_for_capability(*_capability())
 
 
 def current_capability() -> int:
-    import torch
-
-    major, minor = torch.cuda.get_device_capability()
+    major, minor = _capability()
     return major * 10 + minor
 
 

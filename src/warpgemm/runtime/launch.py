@@ -9,6 +9,7 @@ import numpy as np
 from .compiler import CompiledKernel
 
 _streams: dict[int, Any] = {}
+_configs: dict[tuple, Any] = {}
 
 _SCALAR_TYPES = (np.int32, np.uint32, np.int64, np.uint64, np.float32, np.float64)
 
@@ -56,5 +57,8 @@ def launch(kernel: CompiledKernel, grid: Sequence[int], block: Sequence[int], ar
     fn = kernel.function()
     kernel.ensure_dynamic_smem(shared_bytes)
     marshalled = [_marshal(a, i) for i, a in enumerate(args)]
-    config = LaunchConfig(grid=grid, block=block, shmem_size=int(shared_bytes))
+    key = (grid, block, int(shared_bytes))
+    config = _configs.get(key)
+    if config is None:
+        config = _configs[key] = LaunchConfig(grid=grid, block=block, shmem_size=int(shared_bytes))
     _cuda_launch(_current_stream(), config, fn, *marshalled)
