@@ -85,3 +85,13 @@ def test_precompile_fills_the_cache_from_worker_processes(fresh_cache):
     compiler.forget_loaded()
     for p in cands:
         assert compile_kernel(spec.source, spec.name_expression(True, False, p), "sm_80").from_cache
+
+
+def test_remembering_a_choice_keeps_the_other_entries(table):
+    table.parent.mkdir(parents=True)
+    other = tune.Problem(1, 2, 3, "float16", "float16", "row", "row")
+    table.write_text(json.dumps({other.key(SPEC): {"params": dict(SPEC.params)}}))
+    tune.remember(SPEC, PROBLEM, {"BM": 64, "BN": 64, "STAGES": 2}, 1.5, candidates=8)
+    assert tune.lookup(SPEC, other) == dict(SPEC.params)
+    assert tune.lookup(SPEC, PROBLEM) == {"BM": 64, "BN": 64, "STAGES": 2}
+    assert json.loads(table.read_text())[PROBLEM.key(SPEC)]["ms"] == 1.5

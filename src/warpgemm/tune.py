@@ -25,7 +25,7 @@ from .errors import CompileError
 from .runtime.cache import cache_root
 
 _BATCH = 5
-_lock = threading.Lock()
+_lock = threading.RLock()  # re-entered: tune() holds it while _read() takes it
 _loaded: dict[Path, tuple[float, dict[str, Any]]] = {}
 
 
@@ -237,13 +237,20 @@ def tune(name: str, m: int, n: int, k: int, *, dtype: Any = None, out_dtype: Any
         raise RuntimeError(f"tune {name}: no candidate ran on this device for {m}x{n}x{k}")
     best, best_ms = min(timed, key=lambda pt: pt[1])
     if save:
-        path = table_path()
-        with _lock:
-            table = dict(_read(path, fresh=True))
-            table[problem.key(spec)] = {"params": best, "ms": best_ms,
-                                        "candidates": len(tried), "runs": runs}
-            _write(path, table)
+        remember(spec, problem, best, best_ms, candidates=len(tried), runs=runs)
     return TuneResult(best, best_ms, tried)
+
+
+def remember(spec: KernelSpec, problem: Problem, params: Mapping[str, int], ms: float,
+             **info: Any) -> None:
+    """Record ``params`` as the choice for ``problem`` in this device's table, keeping the
+    other entries (the file is rewritten atomically)."""
+    path = _table_path_cached()
+    with _lock:
+        table = dict(_read(path, fresh=True))
+        table[problem.key(spec)] = {"params": dict(params), "ms": ms, **info}
+        _write(path, table)
+        _checked.pop(path, None)
 
 
 def choose(spec: KernelSpec, problem: Problem, overrides: Mapping[str, int]) -> dict[str, int]:

@@ -89,9 +89,12 @@ def markdown_table(result: dict[str, Any]) -> str:
         out.append(f"| `{name}` | " + " | ".join(cells) + " |")
     ctx = result["context"]
     out.append("")
-    out.append(f"TFLOP/s (speed relative to the same-run baseline: cuBLAS fp32 for FFMA rungs, "
-               f"cuBLAS tf32 for TF32 rungs). {ctx['gpu']}, {ctx['sm_count']} SMs, driver "
-               f"{ctx['driver']}, CUDA {ctx['cuda_torch']}, torch {ctx['torch']}, {ctx['date'][:10]}.")
+    pairs = dict.fromkeys((r["math"], r["baseline"]) for r in rows if r.get("baseline"))
+    against = "; ".join(f"{math} kernels against {base}" for math, base in pairs)
+    dtype = f"{result['dtype']} inputs, " if result.get("dtype") else ""
+    out.append(f"TFLOP/s, and in brackets the speed relative to cuBLAS measured in the same run "
+               f"({against}). {dtype}{ctx['gpu']}, {ctx['sm_count']} SMs, driver {ctx['driver']}, "
+               f"CUDA {ctx['cuda_torch']}, torch {ctx['torch']}, {ctx['date'][:10]}.")
     return "\n".join(out)
 
 
