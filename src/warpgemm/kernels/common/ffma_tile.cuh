@@ -15,6 +15,19 @@ __host__ __device__ constexpr int ffma_min_blocks(int threads) {
     return threads >= 512 ? 1 : 512 / threads;
 }
 
+// The block of the split-thread-tile rungs (04-07): a (BM/TM) x (BN/TN) grid of threads, each
+// owning a TM x TN tile of C split 2 x 2. Naming a member instantiates it, which checks the shape.
+template <int BM, int BN, int TM, int TN>
+struct SplitTileBlock {
+    static_assert(BM % TM == 0 && BN % TN == 0, "BM must be a multiple of TM and BN of TN");
+    static constexpr int TY = BM / TM, TX = BN / TN, THREADS = TY * TX;
+    static_assert(THREADS % 32 == 0 && THREADS <= 1024,
+                  "(BM/TM) * (BN/TN) threads must be whole warps, at most 1024");
+    static_assert(TM % 4 == 0 && TN % 4 == 0,
+                  "TM and TN must be multiples of 4: each half of a split fragment is a float2 "
+                  "or float4 run");
+};
+
 // acc[i][j] += a[i] * b[j]: TM * TN independent FFMAs, the whole arithmetic of one k-step.
 template <int TM, int TN>
 __device__ __forceinline__ void outer_product_accumulate(float (&acc)[TM][TN], const float (&a)[TM],

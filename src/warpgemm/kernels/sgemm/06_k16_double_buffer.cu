@@ -26,13 +26,8 @@ template <bool A_ROW, bool B_ROW, int BM, int BN, int BK, int TM, int TN>
 __global__ void __launch_bounds__((BM / TM) * (BN / TN), wg::ffma_min_blocks((BM / TM) * (BN / TN)))
 sgemm_k16_double_buffer(const float* __restrict__ A, const float* __restrict__ B,
                         float* __restrict__ C, int M, int N, int K, int lda, int ldb, int ldc) {
-    constexpr int TY = BM / TM, TX = BN / TN, THREADS = TY * TX;
-    static_assert(BM % TM == 0 && BN % TN == 0, "BM must be a multiple of TM and BN of TN");
-    static_assert(THREADS % 32 == 0 && THREADS <= 1024,
-                  "(BM/TM) * (BN/TN) threads must be whole warps, at most 1024");
-    static_assert(TM % 4 == 0 && TN % 4 == 0,
-                  "TM and TN must be multiples of 4: each half of a split fragment is a float2 "
-                  "or float4 run");
+    using Block = wg::SplitTileBlock<BM, BN, TM, TN>;
+    constexpr int TY = Block::TY, TX = Block::TX, THREADS = Block::THREADS;
     static_assert(BM % 16 == 0 && BN % 16 == 0 && BK % 8 == 0,
                   "slices move in 16-byte chunks: BM, BN multiples of 16 and BK of 8");
 

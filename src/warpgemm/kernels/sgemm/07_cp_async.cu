@@ -292,13 +292,8 @@ __global__ void __launch_bounds__((BM / TM) * (BN / TN), wg::ffma_min_blocks((BM
 sgemm_cp_async(const float* __restrict__ A, const float* __restrict__ B, float* __restrict__ C,
                int M, int N, int K, int lda, int ldb, int ldc) {
     using namespace ffma_cp_async;
-    constexpr int TY = BM / TM, TX = BN / TN, THREADS = TY * TX;
-    static_assert(BM % TM == 0 && BN % TN == 0, "BM must be a multiple of TM and BN of TN");
-    static_assert(THREADS % 32 == 0 && THREADS <= 1024,
-                  "(BM/TM) * (BN/TN) threads must be whole warps, at most 1024");
-    static_assert(TM % 4 == 0 && TN % 4 == 0,
-                  "TM and TN must be multiples of 4: each half of a split fragment is a float2 "
-                  "or float4 run");
+    using Block = wg::SplitTileBlock<BM, BN, TM, TN>;
+    constexpr int TY = Block::TY, TX = Block::TX, THREADS = Block::THREADS;
     static_assert(STAGES >= 2, "the cp.async ring needs at least 2 stages");
 
     constexpr bool A_KC = A_ROW;   // A is k-contiguous when row-major
