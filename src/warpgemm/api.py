@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import functools
 from typing import Any
 
 import numpy as np
@@ -46,13 +47,20 @@ def compile(name: str, arch: str | None = None, *, a_layout: str = "row", b_layo
                                                             b_layout == catalog.ROW, p, in_dtype, out_dtype), arch)
 
 
+_DTYPE_NAMES = {torch.float32: "float32", torch.float16: "float16", torch.bfloat16: "bfloat16",
+                torch.int8: "int8", torch.int32: "int32"}
+
+
 def _dtype_name(dtype: torch.dtype) -> str:
-    return str(dtype).removeprefix("torch.")
+    name = _DTYPE_NAMES.get(dtype)
+    return name if name is not None else str(dtype).removeprefix("torch.")
 
 
-def _supported_dtypes() -> list[torch.dtype]:
+@functools.lru_cache(maxsize=None)
+def _supported_dtypes() -> tuple[torch.dtype, ...]:
     names = {d for s in catalog.CATALOG for d in s.in_dtypes}
-    return [d for d in (torch.float32, torch.float16, torch.bfloat16, torch.int8) if _dtype_name(d) in names]
+    return tuple(d for d in (torch.float32, torch.float16, torch.bfloat16, torch.int8)
+                 if _dtype_name(d) in names)
 
 
 def _check_operands(a: Any, b: Any) -> None:
@@ -186,6 +194,10 @@ def _check_out(out: Any, shape: tuple[int, int], dtype: torch.dtype, device: tor
         raise ValueError("warpgemm.matmul: out must be contiguous (row-major)")
 
 
+_kernels: dict[tuple, CompiledKernel] = {}
+"""Compiled kernels by (spec, layouts, parameters, dtypes, device): the per-call lookup."""
+
+
 def _run(spec: KernelSpec, params: dict[str, int], a: torch.Tensor, b: torch.Tensor,
          c: torch.Tensor) -> None:
     m, k = a.shape
@@ -194,11 +206,16 @@ def _run(spec: KernelSpec, params: dict[str, int], a: torch.Tensor, b: torch.Ten
     oa = prepare(a, a_layouts, spec.align_elems)
     b_layouts = {lb for la, lb in spec.layouts if la == oa.layout}
     ob = prepare(b, b_layouts, spec.align_elems)
-    arch = current_arch()
-    assert capability_of_arch(arch) >= spec.min_arch
-    ck = compile_kernel(spec.source, spec.name_expression(oa.layout == catalog.ROW, ob.layout == catalog.ROW,
-                                                          params, _dtype_name(a.dtype), _dtype_name(c.dtype)), arch)
+    key = (spec.name, oa.layout, ob.layout, tuple(params.values()), a.dtype, c.dtype,
+           a.device.index)
+    ck = _kernels.get(key)
+    if ck is None:
+        arch = current_arch()
+        assert capability_of_arch(arch) >= spec.min_arch
+        ck = _kernels[key] = compile_kernel(
+            spec.source, spec.name_expression(oa.layout == catalog.ROW, ob.layout == catalog.ROW, params,
+                                              _dtype_name(a.dtype), _dtype_name(c.dtype)), arch)
     launch(ck, spec.launch_grid(m, n, params), (spec.threads(params), 1, 1),
            (oa.tensor, ob.tensor, c, np.int32(m), np.int32(n), np.int32(k),
             np.int32(oa.ld), np.int32(ob.ld), np.int32(n)),
-           shared_bytes=spec.smem_bytes(params))
+           shared_bytes=spec.smem_bytes(params), device=a.device.index)

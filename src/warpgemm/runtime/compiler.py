@@ -50,14 +50,17 @@ class CompiledKernel:
         self._smem_limit: dict[int, int] = {}
         self._lock = threading.Lock()
 
-    def function(self):
-        """The loaded ``cuda.core`` kernel on the current device (loaded once per device)."""
-        import torch
-        from cuda.core import Device, ObjectCode
+    def function(self, dev_id: int | None = None):
+        """The loaded ``cuda.core`` kernel on device ``dev_id`` (default: the current one),
+        loaded once per device."""
+        if dev_id is None:
+            import torch
 
-        dev_id = torch.cuda.current_device()
+            dev_id = torch.cuda.current_device()
         fn = self._functions.get(dev_id)
         if fn is None:
+            from cuda.core import Device, ObjectCode
+
             with self._lock:
                 fn = self._functions.get(dev_id)
                 if fn is None:
@@ -66,18 +69,19 @@ class CompiledKernel:
                     self._functions[dev_id] = fn
         return fn
 
-    def ensure_dynamic_smem(self, nbytes: int) -> None:
+    def ensure_dynamic_smem(self, nbytes: int, dev_id: int | None = None) -> None:
         """Raise the kernel's dynamic shared-memory limit to ``nbytes`` when above 48 KB."""
         if nbytes <= 48 * 1024:
             return
         import torch
 
-        dev_id = torch.cuda.current_device()
+        if dev_id is None:
+            dev_id = torch.cuda.current_device()
         if nbytes <= self._smem_limit.get(dev_id, 0):
             return
         from cuda.bindings import driver as cu
 
-        fn = self.function()
+        fn = self.function(dev_id)
         attr = cu.CUfunction_attribute.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES
         (err,) = cu.cuKernelSetAttribute(attr, nbytes, fn.handle, cu.CUdevice(dev_id))
         if err != cu.CUresult.CUDA_SUCCESS:
