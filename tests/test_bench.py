@@ -82,3 +82,22 @@ def test_plot_writes_an_image(tmp_path):
     path = tmp_path / "p.png"
     report.plot(_result(), path)
     assert path.stat().st_size > 1000
+
+
+def test_the_ceiling_refuses_an_unknown_instruction_or_occupancy():
+    from warpgemm.bench import ceiling
+
+    with pytest.raises(ValueError, match="kind must be one of"):
+        ceiling.measure("fp8 m16n8k32")
+    with pytest.raises(ValueError, match="warps_per_sm"):
+        ceiling.measure("bf16 m16n8k16", warps_per_sm=64)
+
+
+@pytest.mark.gpu
+def test_the_ceiling_grows_with_independent_work_and_stays_below_the_dense_peak():
+    from warpgemm.bench import ceiling
+
+    one = ceiling.measure("bf16 m16n8k16", iters=512, runs=5, warps_per_sm=4, chains=1)
+    full = ceiling.measure("bf16 m16n8k16", iters=512, runs=5)
+    assert (one["warps_per_sm"], one["chains"], full["warps_per_sm"], full["chains"]) == (4, 1, 32, 8)
+    assert 0 < one["tflops"] < full["tflops"] < 2000

@@ -94,7 +94,7 @@ def _cmd_bench(args: argparse.Namespace) -> int:
     if family == "ceiling":
         from .bench import ceiling
 
-        return ceiling.main(json_path=args.json)
+        return ceiling.main(json_path=args.json, sweep=args.occupancy)
     if family is None:  # the default overview: every family, a few sizes, quick
         from . import catalog
 
@@ -180,6 +180,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", help="write results (with their context) to this JSON file")
     p.add_argument("--plot", help="write a TFLOP/s plot to this PNG/SVG file")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.add_argument("--occupancy", action="store_true",
+                   help="with 'ceiling': also sweep warps per SM and independent mma chains per warp")
     p.set_defaults(func=_cmd_bench)
 
     p = sub.add_parser("tune", help="autotune a kernel's parameters per shape on this GPU")

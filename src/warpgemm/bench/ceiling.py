@@ -15,37 +15,63 @@ KINDS = {"tf32 m16n8k8": (0, 2 * 16 * 8 * 8), "f16 m16n8k16": (1, 2 * 16 * 8 * 1
 """Instruction (kind code for kernels/bench/mma_ceiling.cu, FLOP per instruction)."""
 _CHAINS = 8
 _WARPS_PER_SM = 32
+OCCUPANCY_WARPS = (4, 8, 16, 32)
+"""Warps per SM of the occupancy sweep: 1, 2, 4 and 8 per SM sub-partition."""
+OCCUPANCY_CHAINS = (2, 4, 8)
 
 
-def measure(kind: str = "tf32 m16n8k8", iters: int = 4096, runs: int = 20) -> dict[str, Any]:
-    """TFLOP/s of back-to-back independent mma.sync on every SM (median of ``runs``)."""
+def measure(kind: str = "tf32 m16n8k8", iters: int = 4096, runs: int = 20, *,
+            warps_per_sm: int = _WARPS_PER_SM, chains: int = _CHAINS) -> dict[str, Any]:
+    """TFLOP/s of back-to-back independent mma.sync on every SM (median of ``runs``):
+    ``warps_per_sm`` warps per SM, each with ``chains`` independent accumulator chains."""
+    if kind not in KINDS:
+        raise ValueError(f"kind must be one of {', '.join(KINDS)}, got {kind!r}")
+    if not 1 <= warps_per_sm <= 32 or not 1 <= chains <= 16:
+        raise ValueError(f"warps_per_sm must be in [1, 32] and chains in [1, 16], got {warps_per_sm}, {chains}")
     code, flop = KINDS[kind]
-    k = compile_kernel("bench/mma_ceiling.cu", f"wg::mma_ceiling<{code}, {_CHAINS}>")
+    k = compile_kernel("bench/mma_ceiling.cu", f"wg::mma_ceiling<{code}, {chains}>")
     sms = torch.cuda.get_device_properties(torch.cuda.current_device()).multi_processor_count
-    blocks = sms * _WARPS_PER_SM * 32 // 256
-    out = torch.empty(blocks * 256, device="cuda")
+    # One block of warps_per_sm warps per SM (32 warps: four blocks of 256 threads per SM).
+    threads = 32 * warps_per_sm if warps_per_sm < 32 else 256
+    blocks = sms * 32 * warps_per_sm // threads
+    out = torch.empty(blocks * threads, device="cuda")
     args = (out, np.int32(iters), np.uint32(0x3F800000))
     for _ in range(3):
-        launch(k, (blocks, 1, 1), (256, 1, 1), args)
+        launch(k, (blocks, 1, 1), (threads, 1, 1), args)
     times = []
     for _ in range(runs):
         s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
         s.record()
-        launch(k, (blocks, 1, 1), (256, 1, 1), args)
+        launch(k, (blocks, 1, 1), (threads, 1, 1), args)
         e.record()
         torch.cuda.synchronize()
         times.append(s.elapsed_time(e))
     ms = statistics.median(times)
-    total = flop * _CHAINS * iters * blocks * 8  # 8 warps per block
-    return {"kind": kind, "median_ms": ms, "tflops": total / ms / 1e9, "runs": runs}
+    total = flop * chains * iters * blocks * threads // 32
+    return {"kind": kind, "median_ms": ms, "tflops": total / ms / 1e9, "runs": runs,
+            "warps_per_sm": warps_per_sm, "chains": chains}
 
 
-def main(json_path: str | None = None) -> int:
+def occupancy(kind: str = "bf16 m16n8k16") -> list[dict[str, Any]]:
+    """The ceiling loop at each of OCCUPANCY_WARPS warps per SM and OCCUPANCY_CHAINS chains:
+    how many warps, each with how much independent work, it takes to reach the peak."""
+    return [measure(kind, warps_per_sm=w, chains=c) for w in OCCUPANCY_WARPS for c in OCCUPANCY_CHAINS]
+
+
+def main(json_path: str | None = None, sweep: bool = False) -> int:
     from . import context, report
 
     rows = [measure(kind) for kind in KINDS]
     for r in rows:
         print(f"mma.sync {r['kind']:<14} {r['tflops']:8.1f} TFLOP/s  ({r['median_ms']:.3f} ms)")
+    doc: dict[str, Any] = {"family": "ceiling", "context": context.collect(), "results": rows}
+    if sweep:
+        peak = max(r["tflops"] for r in rows if r["kind"] == "bf16 m16n8k16")
+        doc["occupancy"] = occupancy("bf16 m16n8k16")
+        print("bf16 m16n8k16 by occupancy (fraction of the peak above):")
+        print(f"{'warps/SM':>9} {'chains':>7} {'TFLOP/s':>9} {'of peak':>8}")
+        for r in doc["occupancy"]:
+            print(f"{r['warps_per_sm']:>9} {r['chains']:>7} {r['tflops']:>9.1f} {r['tflops'] / peak:>8.2f}")
     if json_path:
-        report.write_json({"family": "ceiling", "context": context.collect(), "results": rows}, json_path)
+        report.write_json(doc, json_path)
     return 0

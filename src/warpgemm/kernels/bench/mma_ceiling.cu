@@ -3,6 +3,8 @@
 // Every warp issues CHAINS independent chains of ITERS back-to-back mma.sync instructions on
 // register operands: no memory traffic, no dependency stalls beyond the tensor-core pipeline
 // itself. The rate it reaches is the denominator for "fraction of the mma.sync ceiling".
+// Launched with any block size up to 1024 threads, so that the same loop also measures how many
+// warps per SM it takes to reach that rate (`warpgemm bench ceiling --occupancy`).
 // The accumulators are written out at the end so the compiler cannot drop the work.
 #include "common/ptx.cuh"
 
@@ -27,7 +29,7 @@ __device__ __forceinline__ void mma_step(float (&acc)[4], const uint32_t (&a)[4]
 }
 
 template <int KIND, int CHAINS>
-__global__ void __launch_bounds__(256) mma_ceiling(float* __restrict__ out, int iters, uint32_t seed) {
+__global__ void __launch_bounds__(1024) mma_ceiling(float* __restrict__ out, int iters, uint32_t seed) {
     static_assert(KIND >= 0 && KIND <= 3, "mma_ceiling: KIND is 0 (tf32), 1 (f16), 2 (bf16) or 3 (f16 acc)");
     static_assert(CHAINS >= 1 && CHAINS <= 16, "mma_ceiling: CHAINS must be in [1, 16]");
     const uint32_t lane = threadIdx.x % 32;

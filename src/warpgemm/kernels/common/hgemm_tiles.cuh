@@ -233,6 +233,13 @@ struct TileCopy {
         dst = Layout::chunk_offset(tid);
     }
 
+    // Where chunk i of k-tile kt starts in global memory (which need not exist).
+    __device__ __forceinline__ const T* address(int i, int kt, int ld) const {
+        const Coord d = Layout::chunk(i * THREADS);  // a constant once unrolled
+        if constexpr (K_CONTIG) return src + static_cast<int64_t>(d.mn) * ld + (kt * BK + d.k);
+        else return src + static_cast<int64_t>(kt * BK + d.k) * ld + d.mn;
+    }
+
     // Chunk i of k-tile kt: where it is in global memory and how many of its bytes exist there.
     // The leading dimension goes through an opaque copy so that the compiler recomputes each
     // chunk's address per k-tile (one multiply-add) instead of keeping every chunk's 64-bit
@@ -241,15 +248,10 @@ struct TileCopy {
         constexpr Coord d0 = Layout::chunk(0);
         static_assert(d0.mn == 0 && d0.k == 0, "chunk 0 starts the tile");
         const Coord d = Layout::chunk(i * THREADS);  // a constant once unrolled
-        ld = opaque(ld);
         const int k_rem = k_left - kt * BK - d.k;
-        if constexpr (K_CONTIG) {
-            bytes = d.mn < mn_left ? 2 * imin(imax(k_rem, 0), 8) : 0;
-            return src + static_cast<int64_t>(d.mn) * ld + (kt * BK + d.k);
-        } else {
-            bytes = 0 < k_rem ? 2 * imin(imax(mn_left - d.mn, 0), 8) : 0;
-            return src + static_cast<int64_t>(kt * BK + d.k) * ld + d.mn;
-        }
+        if constexpr (K_CONTIG) bytes = d.mn < mn_left ? 2 * imin(imax(k_rem, 0), 8) : 0;
+        else bytes = 0 < k_rem ? 2 * imin(imax(mn_left - d.mn, 0), 8) : 0;
+        return address(i, kt, opaque(ld));
     }
 
     __device__ __forceinline__ int dst_of(int i) const { return dst + Layout::chunk_offset(i * THREADS); }
@@ -265,6 +267,19 @@ struct TileCopy {
             int bytes;
             const T* p = chunk(i, kt, ld, bytes);
             cp_async_16(tile + dst_of(i), bytes > 0 ? p : X, bytes);
+        }
+    }
+
+    // The same for a k-tile that the caller knows lies wholly inside X: no bounds, so each chunk
+    // costs one address computation and one cp.async.
+    __device__ __forceinline__ void cp_async_interior(uint32_t tile, int ld, int kt, int part = 0,
+                                                      int parts = 1) const {
+        const uint32_t base = tile + sizeof(T) * dst;
+        ld = opaque(ld);
+#pragma unroll
+        for (int i = 0; i < PER_THREAD; ++i) {
+            if (i < part * PER_THREAD / parts || i >= (part + 1) * PER_THREAD / parts) continue;
+            cp_async_16_full(base + sizeof(T) * Layout::chunk_offset(i * THREADS), address(i, kt, ld));
         }
     }
 
@@ -314,8 +329,8 @@ __host__ __device__ constexpr Coord ldsm_lane_coord(int lane) {
     return Coord{mn_half * 8 + (K_CONTIG ? r : 0), k_half * 8 + (K_CONTIG ? 0 : r)};
 }
 
-template <bool K_CONTIG>
-__device__ __forceinline__ void ldsm_x4(uint32_t (&r)[4], const void* smem_row) {
+template <bool K_CONTIG, typename Address>  // Address: a pointer, or a shared-window byte address
+__device__ __forceinline__ void ldsm_x4(uint32_t (&r)[4], Address smem_row) {
     if constexpr (K_CONTIG) ldmatrix_x4(r, smem_row);
     else ldmatrix_x4_trans(r, smem_row);
 }
@@ -375,6 +390,21 @@ struct WarpReader {
     __device__ __forceinline__ void load_b(uint32_t (&b)[NT][2], const T* sB, int p, int ks) const {
         uint32_t r[4];
         ldsm_x4<B_KC>(r, sB + LayoutB::advance(b_base, p, ks));
+        b[2 * p][0] = r[0];
+        b[2 * p][1] = r[1];
+        b[2 * p + 1][0] = r[2];
+        b[2 * p + 1][1] = r[3];
+    }
+
+    // The same two from a stage tile given by its shared-window byte address (16-bit elements):
+    // one addition per ldmatrix, against a conversion and a scaled addition from a pointer.
+    __device__ __forceinline__ void load_a(uint32_t (&a)[4], uint32_t sA, int i, int ks) const {
+        ldsm_x4<A_KC>(a, sA + 2u * LayoutA::advance(a_base, i, ks));
+    }
+
+    __device__ __forceinline__ void load_b(uint32_t (&b)[NT][2], uint32_t sB, int p, int ks) const {
+        uint32_t r[4];
+        ldsm_x4<B_KC>(r, sB + 2u * LayoutB::advance(b_base, p, ks));
         b[2 * p][0] = r[0];
         b[2 * p][1] = r[1];
         b[2 * p + 1][0] = r[2];

@@ -29,6 +29,12 @@ __device__ __forceinline__ void cp_async_16(void* smem_dst, const void* gmem_src
                  :: "r"(smem_u32(smem_dst)), "l"(gmem_src), "r"(src_bytes) : "memory");
 }
 
+// Copy 16 bytes that all exist, to a shared-window address (no bounds, no generic-to-shared
+// conversion: the cheapest form, for tiles that lie wholly inside the matrix).
+__device__ __forceinline__ void cp_async_16_full(uint32_t smem_dst, const void* gmem_src) {
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" :: "r"(smem_dst), "l"(gmem_src) : "memory");
+}
+
 // Copy 4 bytes with zero-fill (src_bytes is 0 or 4). Used where a 16-byte vector is unavailable.
 __device__ __forceinline__ void cp_async_4(void* smem_dst, const void* gmem_src, int src_bytes = 4) {
     asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n"
@@ -146,6 +152,18 @@ __device__ __forceinline__ void ldmatrix_x2_trans(uint32_t (&r)[2], const void* 
 __device__ __forceinline__ void ldmatrix_x4_trans(uint32_t (&r)[4], const void* smem_row) {
     asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];\n"
                  : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(smem_u32(smem_row)));
+}
+
+// The same two, from a shared-window byte address (as smem_u32 returns): the form for a main loop
+// that keeps its stage addresses as 32-bit integers and adds constant offsets to them.
+__device__ __forceinline__ void ldmatrix_x4(uint32_t (&r)[4], uint32_t smem_row) {
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\n"
+                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(smem_row));
+}
+
+__device__ __forceinline__ void ldmatrix_x4_trans(uint32_t (&r)[4], uint32_t smem_row) {
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];\n"
+                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(smem_row));
 }
 
 // ---------------------------------------------------------------------------------------------

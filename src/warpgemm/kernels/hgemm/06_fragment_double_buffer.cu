@@ -19,8 +19,10 @@
 //     so that its cp.async interleave with the mma instead of arriving in one burst.
 //
 // Everything else is rung 05: swizzled shared tiles, a STAGES-deep cp.async ring, block swizzle,
-// and C through shared memory. The body also takes the accumulator type, so that the
-// fp16-accumulate variant (hgemm/08) is this same loop with f16x2 accumulators.
+// and C through shared memory. The stage tiles are addressed as 32-bit shared-window byte
+// addresses, so that each ldmatrix costs one addition. The body also takes the accumulator type
+// and INTERIOR_LOOP (rung 07's unchecked loop for interior k-tiles, off here), so that rung 07
+// and the fp16-accumulate variant (hgemm/08) are this same loop.
 //
 // Requires what rung 05 requires, plus BK >= 32 (two k16 steps or more per k-tile: the commit of
 // k-tile kt+STAGES-1 must precede the wait for k-tile kt+1).
@@ -41,8 +43,8 @@ __device__ __forceinline__ void mma_row_zigzag(Acc (&acc)[MT][NT], int i, const 
     }
 }
 
-template <bool F16_ACC, bool A_ROW, bool B_ROW, typename T, typename TC, int BM, int BN, int BK, int WM,
-          int WN, int STAGES>
+template <bool F16_ACC, bool INTERIOR_LOOP, bool A_ROW, bool B_ROW, typename T, typename TC, int BM, int BN,
+          int BK, int WM, int WN, int STAGES>
 __device__ __forceinline__ void double_buffered_tile(const T* __restrict__ A, const T* __restrict__ B,
                                                      TC* __restrict__ C, int M, int N, int K, int lda,
                                                      int ldb, int ldc, int tile_m, int tile_n) {
@@ -108,7 +110,11 @@ __device__ __forceinline__ void double_buffered_tile(const T* __restrict__ A, co
 #pragma unroll
     for (int p = 0; p < NT / 2; ++p) reader.load_b(b[0], sB, p, 0);
 
-    for (int kt = 0; kt < k_tiles; ++kt) {
+    // One k-tile of the main loop. `interior` promises that the k-tile it prefetches lies wholly
+    // inside A and B, so that its copies need no bounds (INTERIOR_LOOP only; see below).
+    const uint32_t sA_addr = smem_u32(sA);
+    const uint32_t sB_addr = smem_u32(sB);
+    auto k_tile = [&](int kt, bool interior) {
 #pragma unroll
         for (int ks = 0; ks < KSTEPS; ++ks) {
             if (ks == KSTEPS - 1) {
@@ -122,7 +128,14 @@ __device__ __forceinline__ void double_buffered_tile(const T* __restrict__ A, co
             if (ks < COPY_STEPS) {
                 // Refill the stage freed by the last barrier with k-tile kt+STAGES-1, a part per
                 // k16 step; its group is committed before the wait above comes round again.
-                if (kt + STAGES - 1 < k_tiles) load_stage(write_stage, kt + STAGES - 1, ks, COPY_STEPS);
+                if (interior) {
+                    copy_a.cp_async_interior(sA_addr + write_stage * LayoutA::ELEMS * sizeof(T), lda,
+                                             kt + STAGES - 1, ks, COPY_STEPS);
+                    copy_b.cp_async_interior(sB_addr + write_stage * LayoutB::ELEMS * sizeof(T), ldb,
+                                             kt + STAGES - 1, ks, COPY_STEPS);
+                } else if (kt + STAGES - 1 < k_tiles) {
+                    load_stage(write_stage, kt + STAGES - 1, ks, COPY_STEPS);
+                }
                 if (ks == COPY_STEPS - 1) {
                     cp_async_commit();
                     write_stage = write_stage + 1 == STAGES ? 0 : write_stage + 1;
@@ -131,8 +144,8 @@ __device__ __forceinline__ void double_buffered_tile(const T* __restrict__ A, co
             // This step's mma, row by row; after row i, the next step's A fragment of row i, and
             // a share of its B fragments. (After the last k-tile these read a stale stage,
             // harmlessly: the registers are never used.)
-            const T* const a_next = sA + read_stage * LayoutA::ELEMS;
-            const T* const b_next = sB + read_stage * LayoutB::ELEMS;
+            const uint32_t a_next = sA_addr + read_stage * (LayoutA::ELEMS * sizeof(T));
+            const uint32_t b_next = sB_addr + read_stage * (LayoutB::ELEMS * sizeof(T));
             const int ks_next = (ks + 1) % KSTEPS;
 #pragma unroll
             for (int i = 0; i < MT; ++i) {
@@ -143,7 +156,18 @@ __device__ __forceinline__ void double_buffered_tile(const T* __restrict__ A, co
                     if (p * MT / (NT / 2) == i) reader.load_b(b[(ks + 1) % 2], b_next, p, ks_next);
             }
         }
+    };
+
+    int kt = 0;
+    if constexpr (INTERIOR_LOOP) {
+        // A block whose tile lies wholly inside C runs the k-tiles whose prefetch is a whole
+        // k-tile of A and B in a loop of its own, with the bounds checks compiled out; the
+        // remaining k-tiles (and every k-tile of an edge block) take the checked loop below.
+        const bool inside = m0 + BM <= M && n0 + BN <= N;
+        const int interior_end = inside ? K / BK - (STAGES - 1) : 0;
+        for (; kt < interior_end; ++kt) k_tile(kt, true);
     }
+    for (; kt < k_tiles; ++kt) k_tile(kt, false);
     cp_async_wait<0>();  // only empty groups can remain; leave nothing in flight
     __syncthreads();     // every warp is done with the stages the epilogue reuses
 
@@ -162,6 +186,6 @@ hgemm_fragment_double_buffer(const T* __restrict__ A, const T* __restrict__ B, T
     static_assert(SWIZZLE >= 1, "SWIZZLE is a panel width in tiles of C, at least 1");
     int tile_m, tile_n;
     wg::hgemm::swizzled_tile<SWIZZLE>(blockIdx.x, (M + BM - 1) / BM, (N + BN - 1) / BN, tile_m, tile_n);
-    wg::hgemm::double_buffered_tile<false, A_ROW, B_ROW, T, TC, BM, BN, BK, WM, WN, STAGES>(
+    wg::hgemm::double_buffered_tile<false, false, A_ROW, B_ROW, T, TC, BM, BN, BK, WM, WN, STAGES>(
         A, B, C, M, N, K, lda, ldb, ldc, tile_m, tile_n);
 }

@@ -1,4 +1,5 @@
-// hgemm/08_f16_accumulate.cu -- fp16 accumulation: rung 06 with mma.sync ...f16.f16.f16.f16.
+// hgemm/08_f16_accumulate.cu -- fp16 accumulation: rung 07's loop (interior k-tiles unchecked) with
+// mma.sync ...f16.f16.f16.f16.
 //
 // A variant, not a step up the ladder: it changes the arithmetic. Seed 000 (and most public
 // HGEMM ladders) accumulate in fp16, mma.sync.m16n8k16.row.col.f16.f16.f16.f16. Compared with
@@ -27,6 +28,6 @@ hgemm_f16_accumulate(const T* __restrict__ A, const T* __restrict__ B, TC* __res
     static_assert(SWIZZLE >= 1, "SWIZZLE is a panel width in tiles of C, at least 1");
     int tile_m, tile_n;
     wg::hgemm::swizzled_tile<SWIZZLE>(blockIdx.x, (M + BM - 1) / BM, (N + BN - 1) / BN, tile_m, tile_n);
-    wg::hgemm::double_buffered_tile<true, A_ROW, B_ROW, T, TC, BM, BN, BK, WM, WN, STAGES>(
+    wg::hgemm::double_buffered_tile<true, true, A_ROW, B_ROW, T, TC, BM, BN, BK, WM, WN, STAGES>(
         A, B, C, M, N, K, lda, ldb, ldc, tile_m, tile_n);
 }
