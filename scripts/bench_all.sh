@@ -1,7 +1,14 @@
 #!/usr/bin/env bash
-# The benchmarks behind docs/results/, in one call on a GPU machine: tune the tuned HGEMM rung
-# for the square suite, then the square suites of both ladders and the mma.sync ceilings.
-# Results (JSON with context, PNG plots, one log) go to $OUT (default ./gpu_out).
+# The benchmarks behind docs/results/, on a GPU machine, in parts that each fit one short call:
+#
+#   scripts/bench_all.sh tune     mma.sync ceilings (with the occupancy sweep); tune
+#                                 hgemm/07_tuned for the square and llm suites (bf16) and save the
+#                                 tuning table as $OUT/hgemm_tuning.json
+#   scripts/bench_all.sh tuned    the hgemm square and llm suites, with that table: the one just
+#                                 made in $WARPGEMM_CACHE, or TUNING_TABLE=path from an earlier call
+#   scripts/bench_all.sh rest     hgemm ragged and layouts suites, sgemm square suite
+#
+# No part: all three. Results (JSON with context, PNG plots, one log) go to $OUT (default ./gpu_out).
 set -u -o pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-gpu_out}
@@ -9,12 +16,28 @@ mkdir -p "$OUT"
 export PYTHONPATH=src${PYTHONPATH:+:$PYTHONPATH} PYTHONUNBUFFERED=1
 export WARPGEMM_CACHE=${WARPGEMM_CACHE:-/tmp/warpgemm-cache}
 log="$OUT/bench_all.log"
-wg() { python3 -m warpgemm.cli "$@" 2>&1 | tee -a "$log" | grep -vE '^\s*$'; }
-wg bench ceiling --json "$OUT/ceiling.json"
-wg tune hgemm/07_tuned --shapes ${TUNE_SHAPES:-1024x1024x1024 2048x2048x2048 4096x4096x4096 8192x8192x8192} \
-   --dtype bfloat16 --no-progress | grep -vE '^\s+\[' 
-cp "$WARPGEMM_CACHE"/tuning/*.json "$OUT/tuning.json" 2>/dev/null
-wg bench hgemm --suite square --no-progress --json "$OUT/hgemm_square.json" --plot "$OUT/hgemm_square.png" \
-   | grep -E 'M=|cuBLAS|hgemm/|wrote'
-wg bench sgemm --suite square --no-progress --json "$OUT/sgemm_square.json" --plot "$OUT/sgemm_square.png" \
-   | grep -E 'M=|cuBLAS|sgemm/|wrote'
+wg() { python3 -m warpgemm.cli "$@" 2>&1 | tee -a "$log" | grep -vE '^\s*$|^\s+\['; }
+bench() {  # family suite
+  wg bench "$1" --suite "$2" --no-progress --json "$OUT/$1_$2.json" --plot "$OUT/$1_$2.png" \
+    | grep -E "M=|cuBLAS|$1/|wrote"
+}
+table() { python3 -c "from warpgemm import tune; print(tune.table_path())"; }
+parts=("$@"); [ ${#parts[@]} -eq 0 ] && parts=(tune tuned rest)
+for part in "${parts[@]}"; do
+  case $part in
+    tune)
+      wg bench ceiling --occupancy --json "$OUT/ceiling.json"
+      wg tune hgemm/07_tuned --suite square --dtype bfloat16 --no-progress
+      wg tune hgemm/07_tuned --suite llm --dtype bfloat16 --no-progress
+      cp "$(table)" "$OUT/hgemm_tuning.json" ;;
+    tuned)
+      if [ -n "${TUNING_TABLE:-}" ]; then t=$(table); mkdir -p "$(dirname "$t")"; cp "$TUNING_TABLE" "$t"; fi
+      bench hgemm square
+      bench hgemm llm ;;
+    rest)
+      bench hgemm ragged
+      bench hgemm layouts
+      bench sgemm square ;;
+    *) echo "unknown part $part (tune | tuned | rest)"; exit 2 ;;
+  esac
+done

@@ -360,8 +360,8 @@ HGEMM: tuple[KernelSpec, ...] = (
     ),
     KernelSpec(
         name="hgemm/07_tuned", family="hgemm", rung=7,
-        idea="rung 06 with block tile, warp tile, BK, stages and swizzle chosen per shape by the "
-             "autotuner, and interior k-tiles copied without bounds checks",
+        idea="rung 06 with tiles, warps, stages and swizzle tuned per shape; interior k-tiles "
+             "copied without bounds checks",
         source="hgemm/07_tuned.cu", entry="hgemm_tuned", typed=True,
         in_dtypes=_HALF, out_dtypes=_HALF_OUT, math="f16f32",
         params={**_MMA_TILE, "BK": 64, "STAGES": 3, "SWIZZLE": 16},

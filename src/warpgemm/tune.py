@@ -172,14 +172,16 @@ class TuneResult:
     params: dict[str, int]
     ms: float
     tried: list[tuple[dict[str, int], float | None, str]]
-    """Each candidate with its median time (None if it could not run) and why not."""
+    """Each candidate with its time (None if it could not run) and a note: why it did not run,
+    or that its time is the rough first-pass one; finalists have no note."""
 
 
 def tune(name: str, m: int, n: int, k: int, *, dtype: Any = None, out_dtype: Any = None,
-         a_layout: str = "row", b_layout: str = "row", runs: int = 5,
+         a_layout: str = "row", b_layout: str = "row", runs: int = 5, finalists: int = 8,
          progress: bool = False, save: bool = True) -> TuneResult:
     """Time every candidate of kernel ``name`` on an (m, n, k) problem on this GPU, remember the
-    fastest (when ``save``), and return it with the whole trial list."""
+    fastest (when ``save``), and return it with the whole trial list. Every candidate is checked
+    and timed roughly; the ``finalists`` fastest are then timed ``runs`` times."""
     import torch
 
     from .api import matmul
@@ -205,6 +207,23 @@ def tune(name: str, m: int, n: int, k: int, *, dtype: Any = None, out_dtype: Any
     from .runtime.device import current_arch
 
     precompile(spec, cands, problem, current_arch())
+    def timed_batches(p: dict[str, int], batches: int, batch: int) -> float:
+        # Back-to-back launches between two events, so that the host's per-call work overlaps
+        # the GPU's and the time is the kernel's; the median batch average counts.
+        times = []
+        for _ in range(batches):
+            s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+            s.record()
+            for _ in range(batch):
+                matmul(a, b, kernel=name, out=out, **p)
+            e.record()
+            torch.cuda.synchronize()
+            times.append(s.elapsed_time(e) / batch)
+        return statistics.median(times)
+
+    # Pass 1: every candidate is checked against the reference and timed roughly (one batch of
+    # two launches); pass 2 times the `finalists` fastest properly (`runs` batches of _BATCH).
+    rough: list[tuple[dict[str, int], float]] = []
     for i, p in enumerate(cands):
         try:
             out.fill_(float("nan"))
@@ -217,22 +236,16 @@ def tune(name: str, m: int, n: int, k: int, *, dtype: Any = None, out_dtype: Any
         except (CompileError, RuntimeError, ValueError) as exc:
             tried.append((p, None, str(exc).splitlines()[0][:200]))
             continue
-        # Batches of back-to-back launches between two events, so that the host's per-call work
-        # overlaps the GPU's and the time is the kernel's; the median batch average counts.
-        times = []
-        for _ in range(runs):
-            s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-            s.record()
-            for _ in range(_BATCH):
-                matmul(a, b, kernel=name, out=out, **p)
-            e.record()
-            torch.cuda.synchronize()
-            times.append(s.elapsed_time(e) / _BATCH)
-        tried.append((p, statistics.median(times), ""))
+        rough.append((p, timed_batches(p, 1, 2)))
         if progress:
-            print(f"  [{i + 1}/{len(cands)}] {statistics.median(times):8.3f} ms  "
-                  + " ".join(f"{k}={v}" for k, v in p.items()), flush=True)
-    timed = [(p, t) for p, t, _ in tried if t is not None]
+            print(f"  [{i + 1}/{len(cands)}] {rough[-1][1]:8.3f} ms  " + " ".join(f"{k}={v}" for k, v in p.items()),
+                  flush=True)
+    rough.sort(key=lambda pt: pt[1])
+    for p, t in rough[finalists:]:
+        tried.append((p, t, "rough time only: not among the finalists"))
+    for p, _ in rough[:finalists]:
+        tried.append((p, timed_batches(p, runs, _BATCH), ""))
+    timed = [(p, t) for p, t, note in tried if t is not None and not note]
     if not timed:
         raise RuntimeError(f"tune {name}: no candidate ran on this device for {m}x{n}x{k}")
     best, best_ms = min(timed, key=lambda pt: pt[1])
