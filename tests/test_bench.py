@@ -101,3 +101,12 @@ def test_the_ceiling_grows_with_independent_work_and_stays_below_the_dense_peak(
     full = ceiling.measure("bf16 m16n8k16", iters=512, runs=5)
     assert (one["warps_per_sm"], one["chains"], full["warps_per_sm"], full["chains"]) == (4, 1, 32, 8)
     assert 0 < one["tflops"] < full["tflops"] < 2000
+
+
+def test_markdown_names_the_same_run_ceiling_and_the_best_fraction_of_it():
+    result = _result()
+    result["ceiling"] = {"tf32 m16n8k8": {"tflops_before": 300.0, "tflops_after": 310.0, "tflops": 305.0}}
+    result["results"][-1]["of_ceiling"] = 0.5
+    table = report.markdown_table(result)
+    assert "tf32 m16n8k8 mma.sync ceiling, measured in the same run (before and after): 300.0 and 310.0" in table
+    assert "best fraction of it is 0.50x (`sgemm/01_naive`, 64^3 RR)" in table

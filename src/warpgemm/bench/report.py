@@ -95,6 +95,15 @@ def markdown_table(result: dict[str, Any]) -> str:
     out.append(f"TFLOP/s, and in brackets the speed relative to cuBLAS measured in the same run "
                f"({against}). {dtype}{ctx['gpu']}, {ctx['sm_count']} SMs, driver {ctx['driver']}, "
                f"CUDA {ctx['cuda_torch']}, torch {ctx['torch']}, {ctx['date'][:10]}.")
+    for kind, c in (result.get("ceiling") or {}).items():
+        best = max((r for r in rows if "of_ceiling" in r), key=lambda r: r["of_ceiling"], default=None)
+        line = (f"The {kind} mma.sync ceiling, measured in the same run (before and after): "
+                f"{c['tflops_before']:.1f} and {c['tflops_after']:.1f} TFLOP/s")
+        if best is not None:
+            line += (f"; the best fraction of it is {best['of_ceiling']:.2f}x "
+                     f"(`{best['kernel']}`, {_case_label(best)})")
+        out.append("")
+        out.append(line + ".")
     return "\n".join(out)
 
 

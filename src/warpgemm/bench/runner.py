@@ -10,7 +10,7 @@ import torch
 
 from .. import catalog
 from ..catalog import COL, KernelSpec
-from . import context, timing
+from . import ceiling, context, timing
 from .suites import Case
 
 _SHORT = {torch.float32: "fp32", torch.float16: "fp16", torch.bfloat16: "bf16"}
@@ -164,6 +164,19 @@ def bench_case(case: Case, choices: list[Choice], dtype: torch.dtype = torch.flo
     return rows
 
 
+CEILING_KIND = {("tf32", "fp32"): "tf32 m16n8k8", ("f16f32", "fp16"): "f16 m16n8k16",
+                ("f16f32", "bf16"): "bf16 m16n8k16", ("f16acc", "fp16"): "f16acc m16n8k16"}
+"""(kernel math, input dtype) -> the mma.sync instruction whose ceiling bounds it."""
+
+
+def _ceilings(choices: list[Choice], dtype: torch.dtype) -> dict[str, dict[str, Any]]:
+    """The mma.sync ceilings of the chosen tensor-core kernels, measured now (the start of a
+    run); ``run`` measures them again at its end."""
+    kinds = sorted({CEILING_KIND[(c.spec.math, _SHORT[dtype])] for c in choices
+                    if (c.spec.math, _SHORT[dtype]) in CEILING_KIND})
+    return {kind: {"tflops_before": ceiling.measure(kind)["tflops"]} for kind in kinds}
+
+
 def run(cases: list[Case], choices: list[Choice], *, suite: str, family: str,
         dtype: torch.dtype = torch.float32, progress: bool = True, min_rounds: int = 20, target_seconds: float = 1.0,
         on_case: Callable[[Case, list[dict[str, Any]]], None] | None = None) -> dict[str, Any]:
@@ -179,6 +192,7 @@ def run(cases: list[Case], choices: list[Choice], *, suite: str, family: str,
         print(f"not run on {dtype_name} inputs (they take other dtypes): {', '.join(skipped)}")
     ctx = context.collect()
     ctx["sm_clock_mhz_before"] = context.sm_clock_mhz()
+    ceilings = _ceilings(choices, dtype)
     rows: list[dict[str, Any]] = []
     bar = tqdm(cases, desc=f"bench {family}/{suite}", unit="shape", disable=not progress, leave=False)
     for case in bar:
@@ -188,8 +202,18 @@ def run(cases: list[Case], choices: list[Choice], *, suite: str, family: str,
         if on_case is not None:
             on_case(case, case_rows)
     ctx["sm_clock_mhz_after"] = context.sm_clock_mhz()
+    if ceilings:
+        # Measured again at the end; a row's fraction is of the mean of the two.
+        for kind, c in ceilings.items():
+            c["tflops_after"] = ceiling.measure(kind)["tflops"]
+            c["tflops"] = (c["tflops_before"] + c["tflops_after"]) / 2
+        for row in rows:
+            kind = CEILING_KIND.get((row["math"], row["dtype"]))
+            if kind in ceilings and not is_baseline(row["kernel"]):
+                row["of_ceiling"] = row["tflops"] / ceilings[kind]["tflops"]
     return {
         "family": family, "suite": suite, "dtype": _SHORT[dtype], "context": ctx,
+        "ceiling": ceilings,
         "method": {
             "timing": "CUDA events around each call; median of interleaved rounds "
                       f"(>= {min_rounds}); ratio = median of per-round kernel/baseline times",
