@@ -110,3 +110,15 @@ def test_markdown_names_the_same_run_ceiling_and_the_best_fraction_of_it():
     table = report.markdown_table(result)
     assert "tf32 m16n8k8 mma.sync ceiling, measured in the same run (before and after): 300.0 and 310.0" in table
     assert "best fraction of it is 0.50x (`sgemm/01_naive`, 64^3 RR)" in table
+
+
+def test_markdown_turns_a_suite_of_many_shapes_into_one_row_per_shape():
+    result = _result()
+    rows = []
+    for m in range(16, 16 * 11, 16):
+        for r in result["results"]:
+            rows.append({**r, "m": m})
+    result["results"] = rows
+    table = report.markdown_table(result)
+    assert table.splitlines()[0] == "| shape | `cuBLAS fp32` | `sgemm/01_naive` |"
+    assert "| 160x64x64 RR | 0.1 | 0.0 (0.50x) |" in table

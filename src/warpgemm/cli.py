@@ -129,7 +129,7 @@ def _cmd_bench(args: argparse.Namespace) -> int:
             best: dict[tuple, dict] = {}
             for r in res["results"]:
                 key = (r["m"], r["n"], r["k"], r["a_layout"], r["b_layout"])
-                if "of_ceiling" in r and r["of_ceiling"] > best.get(key, {}).get("of_ceiling", -1):
+                if r.get("ceiling_kind") == kind and r["of_ceiling"] > best.get(key, {}).get("of_ceiling", -1):
                     best[key] = r
             for (m, n, k, la, lb), r in best.items():
                 print(f"  {m}x{n}x{k} {la[0]}{lb[0]}: best {r['of_ceiling']:.3f}x of it ({r['kernel']})")

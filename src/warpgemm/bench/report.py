@@ -75,18 +75,19 @@ def markdown_table(result: dict[str, Any]) -> str:
     cases = list(dict.fromkeys(_case_label(r) for r in rows))
     kernels = list(dict.fromkeys(r["kernel"] for r in rows))
     by = {(r["kernel"], _case_label(r)): r for r in rows}
-    out = ["| kernel | " + " | ".join(cases) + " |", "|---|" + "---:|" * len(cases)]
-    for name in kernels:
-        cells = []
-        for c in cases:
-            r = by.get((name, c))
-            if r is None:
-                cells.append("")
-            elif "speedup" in r:
-                cells.append(f"{r['tflops']:.1f} ({r['speedup']:.2f}x)")
-            else:
-                cells.append(f"{r['tflops']:.1f}")
-        out.append(f"| `{name}` | " + " | ".join(cells) + " |")
+
+    def cell(name: str, case: str) -> str:
+        r = by.get((name, case))
+        if r is None:
+            return ""
+        return f"{r['tflops']:.1f} ({r['speedup']:.2f}x)" if "speedup" in r else f"{r['tflops']:.1f}"
+
+    if len(cases) <= 8:  # one row per kernel, one column per shape
+        out = ["| kernel | " + " | ".join(cases) + " |", "|---|" + "---:|" * len(cases)]
+        out += [f"| `{name}` | " + " | ".join(cell(name, c) for c in cases) + " |" for name in kernels]
+    else:  # many shapes: one row per shape, one column per kernel
+        out = ["| shape | " + " | ".join(f"`{k}`" for k in kernels) + " |", "|---|" + "---:|" * len(kernels)]
+        out += [f"| {c} | " + " | ".join(cell(name, c) for name in kernels) + " |" for c in cases]
     ctx = result["context"]
     out.append("")
     pairs = dict.fromkeys((r["math"], r["baseline"]) for r in rows if r.get("baseline"))
@@ -96,7 +97,8 @@ def markdown_table(result: dict[str, Any]) -> str:
                f"({against}). {dtype}{ctx['gpu']}, {ctx['sm_count']} SMs, driver {ctx['driver']}, "
                f"CUDA {ctx['cuda_torch']}, torch {ctx['torch']}, {ctx['date'][:10]}.")
     for kind, c in (result.get("ceiling") or {}).items():
-        best = max((r for r in rows if "of_ceiling" in r), key=lambda r: r["of_ceiling"], default=None)
+        best = max((r for r in rows if "of_ceiling" in r and r.get("ceiling_kind", kind) == kind),
+                   key=lambda r: r["of_ceiling"], default=None)
         line = (f"The {kind} mma.sync ceiling, measured in the same run (before and after): "
                 f"{c['tflops_before']:.1f} and {c['tflops_after']:.1f} TFLOP/s")
         if best is not None:

@@ -210,6 +210,7 @@ def run(cases: list[Case], choices: list[Choice], *, suite: str, family: str,
         for row in rows:
             kind = CEILING_KIND.get((row["math"], row["dtype"]))
             if kind in ceilings and not is_baseline(row["kernel"]):
+                row["ceiling_kind"] = kind
                 row["of_ceiling"] = row["tflops"] / ceilings[kind]["tflops"]
     return {
         "family": family, "suite": suite, "dtype": _SHORT[dtype], "context": ctx,
