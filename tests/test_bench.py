@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
+import torch
 
 from warpgemm.bench import report, runner, suites, timing
 
@@ -91,6 +92,24 @@ def test_the_ceiling_refuses_an_unknown_instruction_or_occupancy():
         ceiling.measure("fp8 m16n8k32")
     with pytest.raises(ValueError, match="warps_per_sm"):
         ceiling.measure("bf16 m16n8k16", warps_per_sm=64)
+    with pytest.raises(ValueError, match="operands must be one of"):
+        ceiling.measure("bf16 m16n8k16", operands="zeros")
+    with pytest.raises(ValueError, match="iters must be a positive multiple of 4"):
+        ceiling.measure("bf16 m16n8k16", iters=510)
+
+
+def test_the_ceiling_operands_are_normal_values_of_the_instruction_type():
+    from warpgemm.bench import ceiling
+
+    for kind, dtype in (("bf16 m16n8k16", torch.bfloat16), ("f16 m16n8k16", torch.float16),
+                        ("tf32 m16n8k8", torch.float32)):
+        words = ceiling.operand_words(kind, 4)
+        assert words.dtype == torch.int32 and words.numel() == 4 * 6 * 32
+        values = words.view(dtype).float()
+        assert torch.isfinite(values).all() and 0.8 < values.std().item() < 1.2
+        sets = words.view(4, 6 * 32)
+        for s in range(1, 4):  # consecutive instructions see different operands
+            assert (sets[s] != sets[s - 1]).float().mean() > 0.9
 
 
 @pytest.mark.gpu
@@ -101,15 +120,26 @@ def test_the_ceiling_grows_with_independent_work_and_stays_below_the_dense_peak(
     full = ceiling.measure("bf16 m16n8k16", iters=512, runs=5)
     assert (one["warps_per_sm"], one["chains"], full["warps_per_sm"], full["chains"]) == (4, 1, 32, 8)
     assert 0 < one["tflops"] < full["tflops"] < 2000
+    assert one["operands"] == full["operands"] == "random"
+
+
+@pytest.mark.gpu
+def test_the_ceiling_on_constant_operands_is_not_slower_than_on_random_ones():
+    from warpgemm.bench import ceiling
+
+    random = ceiling.measure("f16 m16n8k16", runs=10, operands="random")["tflops"]
+    constant = ceiling.measure("f16 m16n8k16", runs=10, operands="constant")["tflops"]
+    assert constant > 0.97 * random
 
 
 def test_markdown_names_the_same_run_ceiling_and_the_best_fraction_of_it():
     result = _result()
-    result["ceiling"] = {"tf32 m16n8k8": {"tflops_before": 300.0, "tflops_after": 310.0, "tflops": 305.0}}
-    result["results"][-1]["of_ceiling"] = 0.5
+    result["ceiling"] = {"tf32 m16n8k8": {"operands": "random", "tflops_before": 300.0, "tflops_after": 310.0}}
+    result["results"][-1].update(ceiling_kind="tf32 m16n8k8", ceiling_tflops=290.0, of_ceiling=0.5)
     table = report.markdown_table(result)
-    assert "tf32 m16n8k8 mma.sync ceiling, measured in the same run (before and after): 300.0 and 310.0" in table
-    assert "best fraction of it is 0.50x (`sgemm/01_naive`, 64^3 RR)" in table
+    assert ("The tf32 m16n8k8 mma.sync ceiling on random operands, timed in the same rounds as the kernels: "
+            "290.0 TFLOP/s; the best fraction of it is 0.50x (`sgemm/01_naive`, 64^3 RR). "
+            "Back to back on its own before and after the run: 300.0 and 310.0 TFLOP/s.") in table
 
 
 def test_markdown_turns_a_suite_of_many_shapes_into_one_row_per_shape():
@@ -122,3 +152,28 @@ def test_markdown_turns_a_suite_of_many_shapes_into_one_row_per_shape():
     table = report.markdown_table(result)
     assert table.splitlines()[0] == "| shape | `cuBLAS fp32` | `sgemm/01_naive` |"
     assert "| 160x64x64 RR | 0.1 | 0.0 (0.50x) |" in table
+
+
+def test_the_power_table_gives_rate_clock_and_power_per_workload():
+    ctx = {"gpu": "G", "sm_count": 132, "driver": "d", "cuda_torch": "13.0", "torch": "t", "date": "2026-11-22T00:00"}
+    row = {"workload": "cuBLAS 8192^3", "dtype": "float16", "data": "zeros", "tflops": 735.6, "clock_mhz": 1650.0,
+           "power_w": 367.4}
+    table = report.markdown_table({"family": "power", "context": ctx, "seconds": 2.5, "results": [row]})
+    assert "| cuBLAS 8192^3 | float16 | zeros | 735.6 | 1650 | 367 |" in table
+    assert "back to back for 2.5 s" in table
+
+
+@pytest.mark.gpu
+def test_a_run_times_the_ceiling_in_the_rounds_and_reports_each_kernel_against_it():
+    choices = [runner.parse_choice("hgemm/07_tuned"), runner.parse_choice("hgemm/08_f16_accumulate")]
+    result = runner.run([suites.Case(2048, 2048, 2048)], choices, suite="t", family="hgemm",
+                        dtype=torch.float16, progress=False, min_rounds=5, target_seconds=0.1)
+    rows = {r["kernel"]: r for r in result["results"]}
+    assert set(rows) == {"cuBLAS fp16", "cuBLAS fp16 (f16 acc)", "hgemm/07_tuned", "hgemm/08_f16_accumulate"}
+    assert rows["hgemm/07_tuned"]["ceiling_kind"] == "f16 m16n8k16"
+    assert rows["hgemm/08_f16_accumulate"]["ceiling_kind"] == "f16acc m16n8k16"
+    for name in ("hgemm/07_tuned", "hgemm/08_f16_accumulate"):
+        r = rows[name]
+        assert 0 < r["of_ceiling"] < 1 and r["of_ceiling"] == pytest.approx(r["tflops"] / r["ceiling_tflops"])
+    assert "of_ceiling" not in rows["cuBLAS fp16"]
+    assert set(result["ceiling"]) == {"f16 m16n8k16", "f16acc m16n8k16"}

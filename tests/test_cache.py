@@ -9,7 +9,7 @@ import pytest
 
 from warpgemm.runtime import cache, compile_kernel, compiler
 
-SRC, NAME = "bench/mma_ceiling.cu", "wg::mma_ceiling<0, 4>"
+SRC, NAME = "bench/mma_ceiling.cu", "wg::mma_ceiling<0, 4, 1>"
 
 
 def _entries(root):
@@ -31,7 +31,7 @@ def test_second_compile_is_a_cache_hit_with_the_same_cubin(fresh_cache, monkeypa
 def test_the_key_covers_arch_and_name_expression(fresh_cache):
     compile_kernel(SRC, NAME, "sm_80")
     compile_kernel(SRC, NAME, "sm_90a")
-    compile_kernel(SRC, "wg::mma_ceiling<0, 2>", "sm_80")
+    compile_kernel(SRC, "wg::mma_ceiling<0, 2, 1>", "sm_80")
     assert len(_entries(fresh_cache)) == 3
 
 

@@ -64,4 +64,4 @@ ptxas info    : Used 32 registers, used 0 barriers, 360 bytes cmem[0]
 
 
 def test_the_mma_ceiling_probe_compiles():
-    assert compile_kernel("bench/mma_ceiling.cu", "wg::mma_ceiling<0, 8>", "sm_90a").spill_bytes == 0
+    assert compile_kernel("bench/mma_ceiling.cu", "wg::mma_ceiling<0, 8, 4>", "sm_90a").spill_bytes == 0

@@ -64,11 +64,12 @@ def test_dynamic_shared_memory_above_48_kb_is_enabled_for_the_kernel():
 
 
 def test_scalars_must_carry_their_c_type():
-    k = compile_kernel("bench/mma_ceiling.cu", "wg::mma_ceiling<0, 1>")
+    k = compile_kernel("bench/mma_ceiling.cu", "wg::mma_ceiling<0, 1, 1>")
     out = torch.empty(256, device="cuda")
+    operands = torch.zeros(6 * 32, dtype=torch.int32, device="cuda")
     with pytest.raises(TypeError, match="numpy types of the exact C type"):
-        launch(k, (1, 1, 1), (256, 1, 1), (out, 4, np.uint32(1)))
-    launch(k, (1, 1, 1), (256, 1, 1), (out, np.int32(4), np.uint32(1)))
+        launch(k, (1, 1, 1), (256, 1, 1), (out, operands, 4))
+    launch(k, (1, 1, 1), (256, 1, 1), (out, operands, np.int32(4)))
     torch.cuda.synchronize()
 
 

@@ -124,15 +124,16 @@ def _cmd_bench(args: argparse.Namespace) -> int:
                                   progress=not args.no_progress, target_seconds=target, on_case=show))
     for res in results:
         for kind, c in (res.get("ceiling") or {}).items():
-            print(f"mma.sync {kind} ceiling, same run: {c['tflops_before']:.1f} TFLOP/s before, "
-                  f"{c['tflops_after']:.1f} after")
+            print(f"mma.sync {kind} ceiling on its own: {c['tflops_before']:.1f} TFLOP/s before the run, "
+                  f"{c['tflops_after']:.1f} after; timed in the rounds with the kernels:")
             best: dict[tuple, dict] = {}
             for r in res["results"]:
                 key = (r["m"], r["n"], r["k"], r["a_layout"], r["b_layout"])
                 if r.get("ceiling_kind") == kind and r["of_ceiling"] > best.get(key, {}).get("of_ceiling", -1):
                     best[key] = r
             for (m, n, k, la, lb), r in best.items():
-                print(f"  {m}x{n}x{k} {la[0]}{lb[0]}: best {r['of_ceiling']:.3f}x of it ({r['kernel']})")
+                print(f"  {m}x{n}x{k} {la[0]}{lb[0]}: {r['ceiling_tflops']:.1f} TFLOP/s, "
+                      f"best {r['of_ceiling']:.3f}x of it ({r['kernel']})")
         if args.json:
             path = args.json if len(results) == 1 else args.json.replace(".json", f"_{res['family']}.json")
             report.write_json(res, path)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import statistics
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 import torch
@@ -13,6 +13,13 @@ from ..runtime import compile_kernel, launch
 KINDS = {"tf32 m16n8k8": (0, 2 * 16 * 8 * 8), "f16 m16n8k16": (1, 2 * 16 * 8 * 16),
          "bf16 m16n8k16": (2, 2 * 16 * 8 * 16), "f16acc m16n8k16": (3, 2 * 16 * 8 * 16)}
 """Instruction (kind code for kernels/bench/mma_ceiling.cu, FLOP per instruction)."""
+_OPERAND_DTYPES = {"tf32 m16n8k8": torch.float32, "f16 m16n8k16": torch.float16,
+                   "bf16 m16n8k16": torch.bfloat16, "f16acc m16n8k16": torch.float16}
+OPERANDS = {"random": 4, "constant": 1}
+"""Operand data of the loop -> fragment sets per lane. ``random``: N(0,1) values, like the
+benchmark's inputs, changing from each instruction to the next (the denominator of every
+"fraction of the ceiling"). ``constant``: the same N(0,1) fragment for every instruction, which
+draws less power and so can run at a higher clock than any GEMM on random data."""
 _CHAINS = 8
 _WARPS_PER_SM = 32
 OCCUPANCY_WARPS = (4, 8, 16, 32)
@@ -20,36 +27,64 @@ OCCUPANCY_WARPS = (4, 8, 16, 32)
 OCCUPANCY_CHAINS = (2, 4, 8)
 
 
-def measure(kind: str = "tf32 m16n8k8", iters: int = 4096, runs: int = 20, *,
-            warps_per_sm: int = _WARPS_PER_SM, chains: int = _CHAINS) -> dict[str, Any]:
-    """TFLOP/s of back-to-back independent mma.sync on every SM (median of ``runs``):
-    ``warps_per_sm`` warps per SM, each with ``chains`` independent accumulator chains."""
+def loop(kind: str, iters: int = 4096, *, warps_per_sm: int = _WARPS_PER_SM, chains: int = _CHAINS,
+         operands: str = "random") -> tuple[Callable[[], None], int]:
+    """The ceiling loop, ready to launch: (a function that launches it once, its FLOP count).
+    ``warps_per_sm`` warps per SM, each with ``chains`` independent accumulator chains, on
+    ``operands`` data (see OPERANDS)."""
     if kind not in KINDS:
         raise ValueError(f"kind must be one of {', '.join(KINDS)}, got {kind!r}")
+    if operands not in OPERANDS:
+        raise ValueError(f"operands must be one of {', '.join(OPERANDS)}, got {operands!r}")
     if not 1 <= warps_per_sm <= 32 or not 1 <= chains <= 16:
         raise ValueError(f"warps_per_sm must be in [1, 32] and chains in [1, 16], got {warps_per_sm}, {chains}")
+    sets = OPERANDS[operands]
+    if iters < sets or iters % sets:
+        raise ValueError(f"iters must be a positive multiple of {sets} for {operands} operands, got {iters}")
     code, flop = KINDS[kind]
-    k = compile_kernel("bench/mma_ceiling.cu", f"wg::mma_ceiling<{code}, {chains}>")
+    k = compile_kernel("bench/mma_ceiling.cu", f"wg::mma_ceiling<{code}, {chains}, {sets}>")
     sms = torch.cuda.get_device_properties(torch.cuda.current_device()).multi_processor_count
     # One block of warps_per_sm warps per SM (32 warps: four blocks of 256 threads per SM).
     threads = 32 * warps_per_sm if warps_per_sm < 32 else 256
     blocks = sms * 32 * warps_per_sm // threads
     out = torch.empty(blocks * threads, device="cuda")
-    args = (out, np.int32(iters), np.uint32(0x3F800000))
-    for _ in range(3):
+    args = (out, operand_words(kind, sets).to("cuda"), np.int32(iters))
+
+    def run() -> None:
         launch(k, (blocks, 1, 1), (threads, 1, 1), args)
+    return run, flop * chains * iters * blocks * threads // 32
+
+
+def measure(kind: str = "tf32 m16n8k8", iters: int = 4096, runs: int = 20, *,
+            warps_per_sm: int = _WARPS_PER_SM, chains: int = _CHAINS,
+            operands: str = "random") -> dict[str, Any]:
+    """TFLOP/s of back-to-back independent mma.sync on every SM (median of ``runs``):
+    ``warps_per_sm`` warps per SM, each with ``chains`` independent accumulator chains, on
+    ``operands`` data (see OPERANDS)."""
+    run, total = loop(kind, iters, warps_per_sm=warps_per_sm, chains=chains, operands=operands)
+    for _ in range(3):
+        run()
     times = []
     for _ in range(runs):
         s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
         s.record()
-        launch(k, (blocks, 1, 1), (threads, 1, 1), args)
+        run()
         e.record()
         torch.cuda.synchronize()
         times.append(s.elapsed_time(e))
     ms = statistics.median(times)
-    total = flop * chains * iters * blocks * threads // 32
     return {"kind": kind, "median_ms": ms, "tflops": total / ms / 1e9, "runs": runs,
-            "warps_per_sm": warps_per_sm, "chains": chains}
+            "warps_per_sm": warps_per_sm, "chains": chains, "operands": operands}
+
+
+def operand_words(kind: str, sets: int) -> torch.Tensor:
+    """``sets`` fragments of 6 registers for 32 lanes, as 32-bit words of N(0,1) values in the
+    instruction's input type (a fixed seed: every run sees the same data)."""
+    dtype = _OPERAND_DTYPES[kind]
+    per_word = 4 // torch.tensor([], dtype=dtype).element_size()
+    gen = torch.Generator().manual_seed(0x5EED)
+    values = torch.randn(sets * 6 * 32 * per_word, generator=gen).to(dtype)
+    return values.view(torch.int32)
 
 
 def occupancy(kind: str = "bf16 m16n8k16") -> list[dict[str, Any]]:
@@ -61,14 +96,15 @@ def occupancy(kind: str = "bf16 m16n8k16") -> list[dict[str, Any]]:
 def main(json_path: str | None = None, sweep: bool = False) -> int:
     from . import context, report
 
-    rows = [measure(kind) for kind in KINDS]
+    rows = [measure(kind, operands=ops) for kind in KINDS for ops in OPERANDS]
     for r in rows:
-        print(f"mma.sync {r['kind']:<14} {r['tflops']:8.1f} TFLOP/s  ({r['median_ms']:.3f} ms)")
+        print(f"mma.sync {r['kind']:<15} {r['operands']:<8} operands {r['tflops']:8.1f} TFLOP/s  "
+              f"({r['median_ms']:.3f} ms)")
     doc: dict[str, Any] = {"family": "ceiling", "context": context.collect(), "results": rows}
     if sweep:
-        peak = max(r["tflops"] for r in rows if r["kind"] == "bf16 m16n8k16")
+        peak = max(r["tflops"] for r in rows if r["kind"] == "bf16 m16n8k16" and r["operands"] == "random")
         doc["occupancy"] = occupancy("bf16 m16n8k16")
-        print("bf16 m16n8k16 by occupancy (fraction of the peak above):")
+        print("bf16 m16n8k16, random operands, by occupancy (fraction of the peak above):")
         print(f"{'warps/SM':>9} {'chains':>7} {'TFLOP/s':>9} {'of peak':>8}")
         for r in doc["occupancy"]:
             print(f"{r['warps_per_sm']:>9} {r['chains']:>7} {r['tflops']:>9.1f} {r['tflops'] / peak:>8.2f}")

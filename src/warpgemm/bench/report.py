@@ -69,8 +69,24 @@ def plot(result: dict[str, Any], path: str | Path) -> None:
     plt.close(fig)
 
 
+def power_table(result: dict[str, Any]) -> str:
+    """scripts/power_draw.py's results: sustained TFLOP/s, SM clock and board power per workload."""
+    out = ["| workload | dtype | input data | TFLOP/s | SM clock (MHz) | board power (W) |",
+           "|---|---|---|---:|---:|---:|"]
+    for r in result["results"]:
+        out.append(f"| {r['workload']} | {r['dtype']} | {r['data']} | {r['tflops']:.1f} | "
+                   f"{r.get('clock_mhz', float('nan')):.0f} | {r.get('power_w', float('nan')):.0f} |")
+    ctx = result["context"]
+    out += ["", f"Each workload back to back for {result['seconds']:g} s; clock and power are medians of "
+                f"nvidia-smi samples every 50 ms. {ctx['gpu']}, {ctx['sm_count']} SMs, driver {ctx['driver']}, "
+                f"CUDA {ctx['cuda_torch']}, torch {ctx['torch']}, {ctx['date'][:10]}."]
+    return "\n".join(out)
+
+
 def markdown_table(result: dict[str, Any]) -> str:
     """A markdown table: one row per kernel, one column per shape, TFLOP/s and x baseline."""
+    if result.get("family") == "power":
+        return power_table(result)
     rows = result["results"]
     cases = list(dict.fromkeys(_case_label(r) for r in rows))
     kernels = list(dict.fromkeys(r["kernel"] for r in rows))
@@ -96,16 +112,19 @@ def markdown_table(result: dict[str, Any]) -> str:
     out.append(f"TFLOP/s, and in brackets the speed relative to cuBLAS measured in the same run "
                f"({against}). {dtype}{ctx['gpu']}, {ctx['sm_count']} SMs, driver {ctx['driver']}, "
                f"CUDA {ctx['cuda_torch']}, torch {ctx['torch']}, {ctx['date'][:10]}.")
-    for kind, c in (result.get("ceiling") or {}).items():
-        best = max((r for r in rows if "of_ceiling" in r and r.get("ceiling_kind", kind) == kind),
-                   key=lambda r: r["of_ceiling"], default=None)
-        line = (f"The {kind} mma.sync ceiling, measured in the same run (before and after): "
-                f"{c['tflops_before']:.1f} and {c['tflops_after']:.1f} TFLOP/s")
-        if best is not None:
-            line += (f"; the best fraction of it is {best['of_ceiling']:.2f}x "
-                     f"(`{best['kernel']}`, {_case_label(best)})")
-        out.append("")
-        out.append(line + ".")
+    for kind in dict.fromkeys(r["ceiling_kind"] for r in rows if "ceiling_kind" in r):
+        mine = [r for r in rows if r.get("ceiling_kind") == kind]
+        best = max(mine, key=lambda r: r["of_ceiling"])
+        lo, hi = min(r["ceiling_tflops"] for r in mine), max(r["ceiling_tflops"] for r in mine)
+        span = f"{lo:.1f}" if round(lo, 1) == round(hi, 1) else f"{lo:.1f}-{hi:.1f}"
+        line = (f"The {kind} mma.sync ceiling on random operands, timed in the same rounds as the "
+                f"kernels: {span} TFLOP/s; the best fraction of it is {best['of_ceiling']:.2f}x "
+                f"(`{best['kernel']}`, {_case_label(best)})")
+        idle = (result.get("ceiling") or {}).get(kind)
+        if idle and "tflops_after" in idle:
+            line += (f". Back to back on its own before and after the run: {idle['tflops_before']:.1f} "
+                     f"and {idle['tflops_after']:.1f} TFLOP/s")
+        out += ["", line + "."]
     return "\n".join(out)
 
 

@@ -119,6 +119,20 @@ def rel_error(out: torch.Tensor, ref: torch.Tensor) -> float:
     return float(diff / torch.linalg.vector_norm(ref).clamp_min(1e-300))
 
 
+CEILING_KIND = {("tf32", "fp32"): "tf32 m16n8k8", ("f16f32", "fp16"): "f16 m16n8k16",
+                ("f16f32", "bf16"): "bf16 m16n8k16", ("f16acc", "fp16"): "f16acc m16n8k16"}
+"""(kernel math, input dtype) -> the mma.sync instruction whose ceiling bounds it."""
+
+
+def ceiling_label(kind: str) -> str:
+    return f"mma.sync ceiling {kind}"
+
+
+def _ceiling_kinds(choices: list[Choice], dtype: torch.dtype) -> list[str]:
+    return sorted({CEILING_KIND[(c.spec.math, _SHORT[dtype])] for c in choices
+                   if (c.spec.math, _SHORT[dtype]) in CEILING_KIND})
+
+
 def bench_case(case: Case, choices: list[Choice], dtype: torch.dtype = torch.float32,
                *, min_rounds: int = 20, target_seconds: float = 1.0) -> list[dict[str, Any]]:
     """Time every choice and its baseline on one shape; one result row per choice and baseline."""
@@ -141,9 +155,16 @@ def bench_case(case: Case, choices: list[Choice], dtype: torch.dtype = torch.flo
     for c in choices:
         runners[c.label] = _kernel_runner(c, a_sets, b_sets)
         math_of[c.label] = c.spec.math
-
     errors = {label: rel_error(run(0), ref) for label, run in runners.items()}
+    # The mma.sync ceiling loop takes its turn in every round, so that it runs at the clocks and
+    # temperatures the kernels see: the denominator of each row's `of_ceiling`.
+    loops = {kind: ceiling.loop(kind) for kind in _ceiling_kinds(choices, dtype)}
+    for kind, (launch_loop, _) in loops.items():
+        runners[ceiling_label(kind)] = lambda i, launch_loop=launch_loop: launch_loop()
+
     times = timing.interleaved(runners, n_sets, min_rounds=min_rounds, target_seconds=target_seconds)
+    ceiling_tflops = {kind: flop / times.pop(ceiling_label(kind)).median_ms / 1e9
+                      for kind, (_, flop) in loops.items()}
     rows = []
     for label, t in times.items():
         base_label = baseline_label(math_of[label], dtype)
@@ -158,23 +179,24 @@ def bench_case(case: Case, choices: list[Choice], dtype: torch.dtype = torch.flo
             base = times[base_label]
             ratio = timing.paired_ratio(t, base)
             row.update(baseline_ms=base.median_ms, time_ratio=ratio, speedup=1.0 / ratio)
+            kind = CEILING_KIND.get((math_of[label], _SHORT[dtype]))
+            if kind in ceiling_tflops:
+                row.update(ceiling_kind=kind, ceiling_tflops=ceiling_tflops[kind],
+                           of_ceiling=row["tflops"] / ceiling_tflops[kind])
         rows.append(row)
     del a_sets, b_sets, ref
     torch.cuda.empty_cache()
     return rows
 
 
-CEILING_KIND = {("tf32", "fp32"): "tf32 m16n8k8", ("f16f32", "fp16"): "f16 m16n8k16",
-                ("f16f32", "bf16"): "bf16 m16n8k16", ("f16acc", "fp16"): "f16acc m16n8k16"}
-"""(kernel math, input dtype) -> the mma.sync instruction whose ceiling bounds it."""
 
 
 def _ceilings(choices: list[Choice], dtype: torch.dtype) -> dict[str, dict[str, Any]]:
-    """The mma.sync ceilings of the chosen tensor-core kernels, measured now (the start of a
-    run); ``run`` measures them again at its end."""
-    kinds = sorted({CEILING_KIND[(c.spec.math, _SHORT[dtype])] for c in choices
-                    if (c.spec.math, _SHORT[dtype]) in CEILING_KIND})
-    return {kind: {"tflops_before": ceiling.measure(kind)["tflops"]} for kind in kinds}
+    """The mma.sync ceilings of the chosen tensor-core kernels, back to back on an idle GPU now
+    (the start of a run); ``run`` measures them again at its end. A record of the GPU's state:
+    the rows' `of_ceiling` uses the ceiling timed in the rounds with the kernels."""
+    kinds = _ceiling_kinds(choices, dtype)
+    return {kind: {"operands": "random", "tflops_before": ceiling.measure(kind)["tflops"]} for kind in kinds}
 
 
 def run(cases: list[Case], choices: list[Choice], *, suite: str, family: str,
@@ -203,15 +225,8 @@ def run(cases: list[Case], choices: list[Choice], *, suite: str, family: str,
             on_case(case, case_rows)
     ctx["sm_clock_mhz_after"] = context.sm_clock_mhz()
     if ceilings:
-        # Measured again at the end; a row's fraction is of the mean of the two.
         for kind, c in ceilings.items():
             c["tflops_after"] = ceiling.measure(kind)["tflops"]
-            c["tflops"] = (c["tflops_before"] + c["tflops_after"]) / 2
-        for row in rows:
-            kind = CEILING_KIND.get((row["math"], row["dtype"]))
-            if kind in ceilings and not is_baseline(row["kernel"]):
-                row["ceiling_kind"] = kind
-                row["of_ceiling"] = row["tflops"] / ceilings[kind]["tflops"]
     return {
         "family": family, "suite": suite, "dtype": _SHORT[dtype], "context": ctx,
         "ceiling": ceilings,
@@ -221,6 +236,8 @@ def run(cases: list[Case], choices: list[Choice], *, suite: str, family: str,
             "cold_inputs": "rotating input sets so each launch reads data evicted from L2 "
                            "(>= 2x L2 of other traffic since its last use)",
             "inputs": "torch.randn, fresh per shape",
+            "ceiling": "the mma.sync ceiling loop on random operands takes a turn in every round; "
+                       "of_ceiling = kernel TFLOP/s / the loop's TFLOP/s for that shape",
             "reference": "float64 torch.matmul on the first input set",
             "baselines": "torch.matmul: fp32 with allow_tf32=False (FFMA rungs), allow_tf32=True "
                          "(TF32 rungs); fp16/bf16 with fp32 accumulation; fp16 accumulation "

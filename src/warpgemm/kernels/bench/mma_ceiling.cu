@@ -6,6 +6,12 @@
 // Launched with any block size up to 1024 threads, so that the same loop also measures how many
 // warps per SM it takes to reach that rate (`warpgemm bench ceiling --occupancy`).
 // The accumulators are written out at the end so the compiler cannot drop the work.
+//
+// Operands. The tensor cores draw more power when their inputs change from one instruction to
+// the next, and a GEMM feeds every mma new data; at the chip's power limit the clock drops with
+// it. So the operands are SETS fragments per lane, read once from `operands` (fill it with the
+// benchmark's own input distribution), and consecutive instructions use different sets. With
+// SETS = 1 every instruction sees the same operands: the ceiling on predictable data.
 #include "common/ptx.cuh"
 
 namespace wg {
@@ -28,21 +34,35 @@ __device__ __forceinline__ void mma_step(float (&acc)[4], const uint32_t (&a)[4]
     }
 }
 
-template <int KIND, int CHAINS>
-__global__ void __launch_bounds__(1024) mma_ceiling(float* __restrict__ out, int iters, uint32_t seed) {
+// `operands` holds SETS * 6 * 32 words: set s, register r (A: 0-3, B: 4-5), lane l at
+// (s * 6 + r) * 32 + l, i.e. the layout (32, 6, SETS):(1, 32, 192).
+template <int KIND, int CHAINS, int SETS>
+__global__ void __launch_bounds__(1024) mma_ceiling(float* __restrict__ out, const uint32_t* __restrict__ operands,
+                                                    int iters) {
     static_assert(KIND >= 0 && KIND <= 3, "mma_ceiling: KIND is 0 (tf32), 1 (f16), 2 (bf16) or 3 (f16 acc)");
     static_assert(CHAINS >= 1 && CHAINS <= 16, "mma_ceiling: CHAINS must be in [1, 16]");
+    static_assert(SETS >= 1 && SETS <= 8, "mma_ceiling: SETS (operand fragments per lane) must be in [1, 8]");
     const uint32_t lane = threadIdx.x % 32;
-    uint32_t a[4] = {seed ^ lane, seed + lane, seed * 3u, seed ^ 0x3f800000u};
-    uint32_t b[2] = {seed + 7u * lane, seed ^ 0x40000000u};
+    uint32_t a[SETS][4], b[SETS][2];
+#pragma unroll
+    for (int s = 0; s < SETS; ++s) {
+#pragma unroll
+        for (int r = 0; r < 4; ++r) a[s][r] = operands[(s * 6 + r) * 32 + lane];
+#pragma unroll
+        for (int r = 0; r < 2; ++r) b[s][r] = operands[(s * 6 + 4 + r) * 32 + lane];
+    }
     float acc[CHAINS][4];
 #pragma unroll
     for (int c = 0; c < CHAINS; ++c)
 #pragma unroll
         for (int i = 0; i < 4; ++i) acc[c][i] = 0.f;
-    for (int it = 0; it < iters; ++it) {
+    // One trip is SETS rounds of CHAINS instructions; chain c of round s uses set (s + c) % SETS,
+    // so neighbouring instructions differ in their operands whenever SETS > 1.
+    for (int it = 0; it < iters; it += SETS) {
 #pragma unroll
-        for (int c = 0; c < CHAINS; ++c) mma_step<KIND>(acc[c], a, b);
+        for (int s = 0; s < SETS; ++s)
+#pragma unroll
+            for (int c = 0; c < CHAINS; ++c) mma_step<KIND>(acc[c], a[(s + c) % SETS], b[(s + c) % SETS]);
     }
     float sum = 0.f;
 #pragma unroll
