@@ -95,3 +95,33 @@ def test_remembering_a_choice_keeps_the_other_entries(table):
     assert tune.lookup(SPEC, other) == dict(SPEC.params)
     assert tune.lookup(SPEC, PROBLEM) == {"BM": 64, "BN": 64, "STAGES": 2}
     assert json.loads(table.read_text())[PROBLEM.key(SPEC)]["ms"] == 1.5
+
+
+@pytest.mark.gpu
+def test_tuning_a_real_kernel_times_each_candidate_and_remembers_the_fastest(table):
+    torch = pytest.importorskip("torch")
+    import warpgemm
+
+    spec = catalog.get("hgemm/07_tuned")
+    space = [dict(BM=64, BN=128, BK=32, WM=32, WN=64, STAGES=2, SWIZZLE=1),
+             dict(BM=128, BN=128, BK=64, WM=64, WN=64, STAGES=3, SWIZZLE=8),
+             dict(BM=128, BN=256, BK=64, WM=64, WN=64, STAGES=3, SWIZZLE=8)]
+    result = tune.tune("hgemm/07_tuned", 1000, 1500, 700, dtype=torch.bfloat16, b_layout="col", runs=3,
+                       finalists=2, space=space)
+    assert [t is not None for _, t, _ in result.tried] == [True] * 3
+    notes = [note for _, _, note in result.tried]
+    assert notes.count("") == 2 and sum(n.startswith("rough time only") for n in notes) == 1
+    assert result.params in [spec.resolve(p) for p in space]
+    assert result.ms == min(t for _, t, note in result.tried if not note) > 0
+    problem = tune.Problem(1000, 1500, 700, "bfloat16", "bfloat16", "row", "col")
+    assert tune.lookup(spec, problem) == result.params
+    a = torch.randn(1000, 700, device="cuda").bfloat16()
+    b = torch.randn(1500, 700, device="cuda").bfloat16().t()
+    out = warpgemm.matmul(a, b, kernel="hgemm/07_tuned")  # runs the remembered choice
+    ref = a.double() @ b.double()
+    assert float(torch.linalg.vector_norm(out.double() - ref) / torch.linalg.vector_norm(ref)) < 1e-2
+
+
+def test_an_empty_search_space_is_refused(table):
+    with pytest.raises(ValueError, match="search space is empty"):
+        tune.tune("hgemm/07_tuned", 64, 64, 64, space=[])

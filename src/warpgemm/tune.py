@@ -177,18 +177,23 @@ class TuneResult:
 
 
 def tune(name: str, m: int, n: int, k: int, *, dtype: Any = None, out_dtype: Any = None,
-         a_layout: str = "row", b_layout: str = "row", runs: int = 5, finalists: int = 8,
-         progress: bool = False, save: bool = True) -> TuneResult:
+         a_layout: str = "row", b_layout: str = "row", runs: int = 10, finalists: int = 8,
+         progress: bool = False, save: bool = True,
+         space: list[Mapping[str, int]] | None = None) -> TuneResult:
     """Time every candidate of kernel ``name`` on an (m, n, k) problem on this GPU, remember the
     fastest (when ``save``), and return it with the whole trial list. Every candidate is checked
-    and timed roughly; the ``finalists`` fastest are then timed ``runs`` times."""
+    and timed roughly; the ``finalists`` fastest are then timed in ``runs`` interleaved rounds.
+    ``space`` limits the search to these parameter choices (default: :func:`candidates`)."""
     import torch
 
     from .api import matmul
     from .runtime.device import require_device
 
-    require_device("tuning")
     spec = catalog.get(name)
+    cands = candidates(spec) if space is None else [spec.resolve(p) for p in space]
+    if not cands:
+        raise ValueError(f"tune {name}: the search space is empty")
+    require_device("tuning")
     dtype = dtype or getattr(torch, spec.in_dtypes[0])
     out_dtype = out_dtype or dtype
     problem = Problem(m, n, k, str(dtype).removeprefix("torch."), str(out_dtype).removeprefix("torch."),
@@ -203,26 +208,31 @@ def tune(name: str, m: int, n: int, k: int, *, dtype: Any = None, out_dtype: Any
     ref = (a.double() @ b.double()).to(torch.float32)
     tol = 2e-2  # a wrong candidate is off by O(1); rounding of half-precision output is far below
     tried: list[tuple[dict[str, int], float | None, str]] = []
-    cands = candidates(spec)
     from .runtime.device import current_arch
 
     precompile(spec, cands, problem, current_arch())
-    def timed_batches(p: dict[str, int], batches: int, batch: int) -> float:
-        # Back-to-back launches between two events, so that the host's per-call work overlaps
-        # the GPU's and the time is the kernel's; the median batch average counts.
-        times = []
-        for _ in range(batches):
-            s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-            s.record()
-            for _ in range(batch):
-                matmul(a, b, kernel=name, out=out, **p)
-            e.record()
-            torch.cuda.synchronize()
-            times.append(s.elapsed_time(e) / batch)
-        return statistics.median(times)
 
-    # Pass 1: every candidate is checked against the reference and timed roughly (one batch of
-    # two launches); pass 2 times the `finalists` fastest properly (`runs` batches of _BATCH).
+    def captured(p: dict[str, int]) -> torch.cuda.CUDAGraph:
+        # _BATCH launches in one CUDA graph: a replay costs the host one call, so that the time
+        # is the kernels' even where one matmul call costs the host more than the kernel runs.
+        graph = torch.cuda.CUDAGraph()
+        with torch.cuda.graph(graph):
+            for _ in range(_BATCH):
+                matmul(a, b, kernel=name, out=out, **p)
+        graph.replay()  # the first replay uploads the graph
+        return graph
+
+    def timed(graph: torch.cuda.CUDAGraph) -> float:
+        s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        s.record()
+        graph.replay()
+        e.record()
+        torch.cuda.synchronize()
+        return s.elapsed_time(e) / _BATCH
+
+    # Pass 1: every candidate is checked against the reference and timed roughly (one replay).
+    # Pass 2 times the `finalists` fastest properly: `runs` rounds in which each finalist takes a
+    # turn, so that the GPU's clock and temperature drift over the pass hits them all alike.
     rough: list[tuple[dict[str, int], float]] = []
     for i, p in enumerate(cands):
         try:
@@ -236,15 +246,21 @@ def tune(name: str, m: int, n: int, k: int, *, dtype: Any = None, out_dtype: Any
         except (CompileError, RuntimeError, ValueError) as exc:
             tried.append((p, None, str(exc).splitlines()[0][:200]))
             continue
-        rough.append((p, timed_batches(p, 1, 2)))
+        rough.append((p, timed(captured(p))))
         if progress:
             print(f"  [{i + 1}/{len(cands)}] {rough[-1][1]:8.3f} ms  " + " ".join(f"{k}={v}" for k, v in p.items()),
                   flush=True)
     rough.sort(key=lambda pt: pt[1])
     for p, t in rough[finalists:]:
         tried.append((p, t, "rough time only: not among the finalists"))
-    for p, _ in rough[:finalists]:
-        tried.append((p, timed_batches(p, runs, _BATCH), ""))
+    graphs = [(p, captured(p)) for p, _ in rough[:finalists]]
+    rounds: list[list[float]] = [[] for _ in graphs]
+    for _ in range(runs):
+        for times, (_, graph) in zip(rounds, graphs):
+            times.append(timed(graph))
+    for times, (p, _) in zip(rounds, graphs):
+        tried.append((p, statistics.median(times), ""))
+    del graphs
     timed = [(p, t) for p, t, note in tried if t is not None and not note]
     if not timed:
         raise RuntimeError(f"tune {name}: no candidate ran on this device for {m}x{n}x{k}")
