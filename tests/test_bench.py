@@ -177,3 +177,19 @@ def test_a_run_times_the_ceiling_in_the_rounds_and_reports_each_kernel_against_i
         assert 0 < r["of_ceiling"] < 1 and r["of_ceiling"] == pytest.approx(r["tflops"] / r["ceiling_tflops"])
     assert "of_ceiling" not in rows["cuBLAS fp16"]
     assert set(result["ceiling"]) == {"f16 m16n8k16", "f16acc m16n8k16"}
+    for r in rows.values():  # 2048^3 takes well under a millisecond: graph replays are timed too
+        assert 0 < r["graph_ms"] < 1.1 * r["median_ms"]
+        assert r["graph_tflops"] == pytest.approx(2 * 2048 ** 3 / r["graph_ms"] / 1e9)
+    assert rows["hgemm/07_tuned"]["graph_speedup"] > 0
+
+
+def test_markdown_adds_a_graph_replay_table_for_the_shapes_that_have_one():
+    result = _result()
+    for r in result["results"]:
+        r.update(graph_ms=r["median_ms"] / 2, graph_tflops=2 * r["tflops"])
+        if "speedup" in r:
+            r["graph_speedup"] = 0.25
+    table = report.markdown_table(result)
+    assert "timed again as CUDA-graph replays" in table
+    graph_part = table.split("CUDA-graph replays")[1]
+    assert "(0.25x)" in graph_part and "(0.25x)" not in table.split("CUDA-graph replays")[0]

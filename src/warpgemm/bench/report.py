@@ -92,18 +92,23 @@ def markdown_table(result: dict[str, Any]) -> str:
     kernels = list(dict.fromkeys(r["kernel"] for r in rows))
     by = {(r["kernel"], _case_label(r)): r for r in rows}
 
-    def cell(name: str, case: str) -> str:
+    def cell(name: str, case: str, key: str = "tflops", ratio: str = "speedup") -> str:
         r = by.get((name, case))
-        if r is None:
+        if r is None or key not in r:
             return ""
-        return f"{r['tflops']:.1f} ({r['speedup']:.2f}x)" if "speedup" in r else f"{r['tflops']:.1f}"
+        return f"{r[key]:.1f} ({r[ratio]:.2f}x)" if ratio in r else f"{r[key]:.1f}"
 
-    if len(cases) <= 8:  # one row per kernel, one column per shape
-        out = ["| kernel | " + " | ".join(cases) + " |", "|---|" + "---:|" * len(cases)]
-        out += [f"| `{name}` | " + " | ".join(cell(name, c) for c in cases) + " |" for name in kernels]
-    else:  # many shapes: one row per shape, one column per kernel
-        out = ["| shape | " + " | ".join(f"`{k}`" for k in kernels) + " |", "|---|" + "---:|" * len(kernels)]
-        out += [f"| {c} | " + " | ".join(cell(name, c) for name in kernels) + " |" for c in cases]
+    def grid(case_list: list[str], key: str = "tflops", ratio: str = "speedup") -> list[str]:
+        if len(case_list) <= 8:  # one row per kernel, one column per shape
+            lines = ["| kernel | " + " | ".join(case_list) + " |", "|---|" + "---:|" * len(case_list)]
+            return lines + [f"| `{name}` | " + " | ".join(cell(name, c, key, ratio) for c in case_list) + " |"
+                            for name in kernels]
+        # many shapes: one row per shape, one column per kernel
+        lines = ["| shape | " + " | ".join(f"`{k}`" for k in kernels) + " |", "|---|" + "---:|" * len(kernels)]
+        return lines + [f"| {c} | " + " | ".join(cell(name, c, key, ratio) for name in kernels) + " |"
+                        for c in case_list]
+
+    out = grid(cases)
     ctx = result["context"]
     out.append("")
     pairs = dict.fromkeys((r["math"], r["baseline"]) for r in rows if r.get("baseline"))
@@ -125,6 +130,11 @@ def markdown_table(result: dict[str, Any]) -> str:
             line += (f". Back to back on its own before and after the run: {idle['tflops_before']:.1f} "
                      f"and {idle['tflops_after']:.1f} TFLOP/s")
         out += ["", line + "."]
+    graphed = [c for c in cases if any("graph_tflops" in r for r in rows if _case_label(r) == c)]
+    if graphed:
+        out += ["", "The shapes where launch overhead matters, timed again as CUDA-graph replays (the "
+                    "kernels' own speed, without the host's per-call work), TFLOP/s and x cuBLAS:", ""]
+        out += grid(graphed, "graph_tflops", "graph_speedup")
     return "\n".join(out)
 
 

@@ -74,3 +74,15 @@ def interleaved(runners: dict[str, Runner], n_sets: int, *, min_rounds: int = 20
 def paired_ratio(candidate: Timings, baseline: Timings) -> float:
     """Median over rounds of candidate_time / baseline_time."""
     return statistics.median(c / b for c, b in zip(candidate.ms, baseline.ms))
+
+
+def capture(runner: Runner, n_sets: int) -> torch.cuda.CUDAGraph:
+    """A CUDA graph of ``runner`` called on each of the ``n_sets`` input sets in turn, replayed
+    once (the first replay uploads it)."""
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        for i in range(n_sets):
+            runner(i)
+    graph.replay()
+    torch.cuda.synchronize()
+    return graph
