@@ -112,16 +112,27 @@ def _write(path: Path, table: dict[str, Any]) -> None:
     os.replace(tmp, path)
 
 
+_resolved: dict[str, tuple[dict[str, Any], dict[str, int] | None]] = {}
+"""Problem key -> (the table it was read from, its resolved parameters): the launch path
+validates a remembered choice once per table, not on every call."""
+
+
 def lookup(spec: KernelSpec, problem: Problem) -> dict[str, int] | None:
     """The remembered parameters for ``problem``, or None."""
-    entry = _read(_table_path_cached()).get(problem.key(spec))
-    if not entry:
-        return None
-    params = entry.get("params")
-    try:
-        return spec.resolve(params)
-    except (ValueError, TypeError):
-        return None  # the spec changed since; ignore the stale choice
+    table = _read(_table_path_cached())
+    key = problem.key(spec)
+    hit = _resolved.get(key)
+    if hit is not None and hit[0] is table:
+        return None if hit[1] is None else dict(hit[1])
+    entry = table.get(key)
+    params = None
+    if entry:
+        try:
+            params = spec.resolve(entry.get("params"))
+        except (ValueError, TypeError):
+            params = None  # the spec changed since; ignore the stale choice
+    _resolved[key] = (table, params)
+    return None if params is None else dict(params)
 
 
 def candidates(spec: KernelSpec) -> list[dict[str, int]]:
