@@ -67,7 +67,7 @@ def test_case_table_shows_time_rate_ratio_and_error():
 
 def test_markdown_table_and_readme_markers(tmp_path):
     table = report.markdown_table(_result())
-    assert "| `sgemm/01_naive` | 0.0 (0.50x) |" in table and "Test GPU" in table
+    assert "| `sgemm/01_naive` | 0.025 (0.50x) |" in table and "Test GPU" in table
     doc = "intro\n<!-- t:start -->\nold\n<!-- t:end -->\nrest\n"
     new = report.replace_between(doc, "t", table)
     assert "old" not in new and "sgemm/01_naive" in new and new.endswith("rest\n")
@@ -151,7 +151,7 @@ def test_markdown_turns_a_suite_of_many_shapes_into_one_row_per_shape():
     result["results"] = rows
     table = report.markdown_table(result)
     assert table.splitlines()[0] == "| shape | `cuBLAS fp32` | `sgemm/01_naive` |"
-    assert "| 160x64x64 RR | 0.1 | 0.0 (0.50x) |" in table
+    assert "| 160x64x64 RR | 0.05 | 0.025 (0.50x) |" in table
 
 
 def test_the_power_table_gives_rate_clock_and_power_per_workload():

@@ -96,7 +96,8 @@ def markdown_table(result: dict[str, Any]) -> str:
         r = by.get((name, case))
         if r is None or key not in r:
             return ""
-        return f"{r[key]:.1f} ({r[ratio]:.2f}x)" if ratio in r else f"{r[key]:.1f}"
+        value = f"{r[key]:.1f}" if r[key] >= 1 else f"{r[key]:.2g}"
+        return f"{value} ({r[ratio]:.2f}x)" if ratio in r else value
 
     def grid(case_list: list[str], key: str = "tflops", ratio: str = "speedup") -> list[str]:
         if len(case_list) <= 8:  # one row per kernel, one column per shape
