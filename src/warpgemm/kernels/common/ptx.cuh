@@ -134,11 +134,6 @@ __device__ __forceinline__ void ldmatrix_x2(uint32_t (&r)[2], const void* smem_r
                  : "=r"(r[0]), "=r"(r[1]) : "r"(smem_u32(smem_row)));
 }
 
-__device__ __forceinline__ void ldmatrix_x4(uint32_t (&r)[4], const void* smem_row) {
-    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\n"
-                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(smem_u32(smem_row)));
-}
-
 __device__ __forceinline__ void ldmatrix_x1_trans(uint32_t (&r)[1], const void* smem_row) {
     asm volatile("ldmatrix.sync.aligned.m8n8.x1.trans.shared.b16 {%0}, [%1];\n"
                  : "=r"(r[0]) : "r"(smem_u32(smem_row)));
@@ -149,13 +144,9 @@ __device__ __forceinline__ void ldmatrix_x2_trans(uint32_t (&r)[2], const void* 
                  : "=r"(r[0]), "=r"(r[1]) : "r"(smem_u32(smem_row)));
 }
 
-__device__ __forceinline__ void ldmatrix_x4_trans(uint32_t (&r)[4], const void* smem_row) {
-    asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];\n"
-                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(smem_u32(smem_row)));
-}
-
-// The same two, from a shared-window byte address (as smem_u32 returns): the form for a main loop
-// that keeps its stage addresses as 32-bit integers and adds constant offsets to them.
+// x4, plain and transposed, from a shared-window byte address (as smem_u32 returns): the form
+// for a main loop that keeps its stage addresses as 32-bit integers and adds constant offsets to
+// them. The pointer forms convert and call these.
 __device__ __forceinline__ void ldmatrix_x4(uint32_t (&r)[4], uint32_t smem_row) {
     asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\n"
                  : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(smem_row));
@@ -164,6 +155,14 @@ __device__ __forceinline__ void ldmatrix_x4(uint32_t (&r)[4], uint32_t smem_row)
 __device__ __forceinline__ void ldmatrix_x4_trans(uint32_t (&r)[4], uint32_t smem_row) {
     asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];\n"
                  : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(smem_row));
+}
+
+__device__ __forceinline__ void ldmatrix_x4(uint32_t (&r)[4], const void* smem_row) {
+    ldmatrix_x4(r, smem_u32(smem_row));
+}
+
+__device__ __forceinline__ void ldmatrix_x4_trans(uint32_t (&r)[4], const void* smem_row) {
+    ldmatrix_x4_trans(r, smem_u32(smem_row));
 }
 
 // ---------------------------------------------------------------------------------------------
