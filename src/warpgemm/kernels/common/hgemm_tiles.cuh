@@ -329,8 +329,8 @@ __host__ __device__ constexpr Coord ldsm_lane_coord(int lane) {
     return Coord{mn_half * 8 + (K_CONTIG ? r : 0), k_half * 8 + (K_CONTIG ? 0 : r)};
 }
 
-template <bool K_CONTIG>  // smem_row: a shared-window byte address
-__device__ __forceinline__ void ldsm_x4(uint32_t (&r)[4], uint32_t smem_row) {
+template <bool K_CONTIG, typename Address>  // Address: a pointer, or a shared-window byte address
+__device__ __forceinline__ void ldsm_x4(uint32_t (&r)[4], Address smem_row) {
     if constexpr (K_CONTIG) ldmatrix_x4(r, smem_row);
     else ldmatrix_x4_trans(r, smem_row);
 }
@@ -382,20 +382,22 @@ struct WarpReader {
     // A fragment of m16 tile i (16x16), for k16 step ks, from stage tile sA.
     template <typename T>
     __device__ __forceinline__ void load_a(uint32_t (&a)[4], const T* sA, int i, int ks) const {
-        static_assert(sizeof(T) == 2, "WarpReader reads 16-bit elements");
-        load_a(a, smem_u32(sA), i, ks);
+        ldsm_x4<A_KC>(a, sA + LayoutA::advance(a_base, i, ks));
     }
 
     // B fragments of n8 tiles 2p and 2p+1, for k16 step ks, from stage tile sB.
     template <typename T>
     __device__ __forceinline__ void load_b(uint32_t (&b)[NT][2], const T* sB, int p, int ks) const {
-        static_assert(sizeof(T) == 2, "WarpReader reads 16-bit elements");
-        load_b(b, smem_u32(sB), p, ks);
+        uint32_t r[4];
+        ldsm_x4<B_KC>(r, sB + LayoutB::advance(b_base, p, ks));
+        b[2 * p][0] = r[0];
+        b[2 * p][1] = r[1];
+        b[2 * p + 1][0] = r[2];
+        b[2 * p + 1][1] = r[3];
     }
 
-    // The same two from a stage tile given by its shared-window byte address (16-bit elements),
-    // which the pointer forms above convert to: one addition per ldmatrix once the compiler has
-    // the stage base in a register.
+    // The same two from a stage tile given by its shared-window byte address (16-bit elements):
+    // one addition per ldmatrix, against a conversion and a scaled addition from a pointer.
     __device__ __forceinline__ void load_a(uint32_t (&a)[4], uint32_t sA, int i, int ks) const {
         ldsm_x4<A_KC>(a, sA + 2u * LayoutA::advance(a_base, i, ks));
     }
