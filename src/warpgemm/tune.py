@@ -11,7 +11,6 @@ from __future__ import annotations
 import itertools
 import json
 import os
-import statistics
 import tempfile
 import threading
 import time
@@ -198,6 +197,7 @@ def tune(name: str, m: int, n: int, k: int, *, dtype: Any = None, out_dtype: Any
     import torch
 
     from .api import matmul
+    from .bench import timing
     from .runtime.device import require_device
 
     spec = catalog.get(name)
@@ -226,20 +226,13 @@ def tune(name: str, m: int, n: int, k: int, *, dtype: Any = None, out_dtype: Any
     def captured(p: dict[str, int]) -> torch.cuda.CUDAGraph:
         # _BATCH launches in one CUDA graph: a replay costs the host one call, so that the time
         # is the kernels' even where one matmul call costs the host more than the kernel runs.
-        graph = torch.cuda.CUDAGraph()
-        with torch.cuda.graph(graph):
-            for _ in range(_BATCH):
-                matmul(a, b, kernel=name, out=out, **p)
-        graph.replay()  # the first replay uploads the graph
-        return graph
+        return timing.capture(lambda _: matmul(a, b, kernel=name, out=out, **p), _BATCH)
 
-    def timed(graph: torch.cuda.CUDAGraph) -> float:
-        s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        s.record()
-        graph.replay()
-        e.record()
-        torch.cuda.synchronize()
-        return s.elapsed_time(e) / _BATCH
+    def replay_ms(graphs: list[torch.cuda.CUDAGraph], rounds: int) -> list[float]:
+        # Median time per launch of each graph over `rounds` interleaved rounds.
+        times = timing.interleaved({str(j): (lambda _, g=g: g.replay()) for j, g in enumerate(graphs)}, 1,
+                                   min_rounds=rounds, max_rounds=rounds, warmup=0)
+        return [t.median_ms / _BATCH for t in times.values()]
 
     # Pass 1: every candidate is checked against the reference and timed roughly (one replay).
     # Pass 2 times the `finalists` fastest properly: `runs` rounds in which each finalist takes a
@@ -257,21 +250,17 @@ def tune(name: str, m: int, n: int, k: int, *, dtype: Any = None, out_dtype: Any
         except (CompileError, RuntimeError, ValueError) as exc:
             tried.append((p, None, str(exc).splitlines()[0][:200]))
             continue
-        rough.append((p, timed(captured(p))))
+        rough.append((p, replay_ms([captured(p)], 1)[0]))
         if progress:
             print(f"  [{i + 1}/{len(cands)}] {rough[-1][1]:8.3f} ms  " + " ".join(f"{k}={v}" for k, v in p.items()),
                   flush=True)
     rough.sort(key=lambda pt: pt[1])
     for p, t in rough[finalists:]:
         tried.append((p, t, "rough time only: not among the finalists"))
-    graphs = [(p, captured(p)) for p, _ in rough[:finalists]]
-    rounds: list[list[float]] = [[] for _ in graphs]
-    for _ in range(runs):
-        for times, (_, graph) in zip(rounds, graphs):
-            times.append(timed(graph))
-    for times, (p, _) in zip(rounds, graphs):
-        tried.append((p, statistics.median(times), ""))
-    del graphs
+    finals = [p for p, _ in rough[:finalists]]
+    if finals:
+        for p, t in zip(finals, replay_ms([captured(p) for p in finals], runs)):
+            tried.append((p, t, ""))
     timed = [(p, t) for p, t, note in tried if t is not None and not note]
     if not timed:
         raise RuntimeError(f"tune {name}: no candidate ran on this device for {m}x{n}x{k}")

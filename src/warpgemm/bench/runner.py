@@ -208,8 +208,6 @@ def bench_case(case: Case, choices: list[Choice], dtype: torch.dtype = torch.flo
     return rows
 
 
-
-
 def _ceilings(choices: list[Choice], dtype: torch.dtype) -> dict[str, dict[str, Any]]:
     """The mma.sync ceilings of the chosen tensor-core kernels, back to back on an idle GPU now
     (the start of a run); ``run`` measures them again at its end. A record of the GPU's state:
