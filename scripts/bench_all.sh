@@ -23,7 +23,7 @@ bench() {  # family suite
   wg bench "$1" --suite "$2" --no-progress --json "$OUT/$1_$2.json" --plot "$OUT/$1_$2.png" \
     | grep -E "M=|cuBLAS|$1/|wrote"
 }
-table() { python3 -c "from warpgemm import tune; print(tune.table_path())"; }
+table() { python3 -c "from warpgemm.tuning import table; print(table.table_path())"; }
 parts=("$@"); [ ${#parts[@]} -eq 0 ] && parts=(tune tuned rest)
 for part in "${parts[@]}"; do
   case $part in

@@ -31,6 +31,5 @@ def fresh_cache(tmp_path, monkeypatch):
     from warpgemm.runtime import compiler
 
     monkeypatch.setenv("WARPGEMM_CACHE", str(tmp_path / "cache"))
-    monkeypatch.setattr(compiler, "_memo", {})
-    monkeypatch.setattr(compiler, "_by_name", {})
+    monkeypatch.setattr(compiler, "_loaded", {})
     return tmp_path / "cache"

@@ -48,8 +48,9 @@ def test_each_spec_states_idea_dtypes_layouts_and_launch_shape(spec):
     assert 32 <= spec.threads(p) <= 1024 and spec.threads(p) % 32 == 0
     bm, bn = spec.tile(p)
     assert bm > 0 and bn > 0
-    grid = spec.launch_grid(1000, 3000, p)
-    assert all(g >= 1 for g in grid)
+    inst = spec.instance(*spec.layouts[0], params=p)
+    assert all(g >= 1 for g in inst.grid(1000, 3000, 500))
+    assert inst.block == (spec.threads(p), 1, 1) and inst.smem_bytes == spec.smem_bytes(p)
     for name, values in spec.tuning.items():
         assert name in spec.params and spec.params[name] in values
     if spec.align_elems > 1:
@@ -58,8 +59,62 @@ def test_each_spec_states_idea_dtypes_layouts_and_launch_shape(spec):
 
 def test_name_expression_puts_layouts_first_then_parameters_in_order():
     spec = catalog.get("sgemm/03_thread_tile_8x8")
-    assert spec.name_expression(True, False, spec.resolve({"BK": 16})) == \
+    assert spec.instance("row", "col", params={"BK": 16}).name_expression == \
         "sgemm_thread_tile<true, false, 128, 128, 16, 8, 8>"
+
+
+def test_typed_kernels_take_the_element_types_after_the_layouts():
+    spec = catalog.get("hgemm/07_tuned")
+    inst = spec.instance("col", "row", "bfloat16", "float32")
+    assert inst.name_expression.startswith("hgemm_tuned<false, true, wg::bf16_t, float, 256, 128, 64,")
+
+
+def test_instances_are_made_once_per_layouts_dtypes_and_parameters():
+    spec = catalog.get("hgemm/06_fragment_double_buffer")
+    a = spec.instance("row", "col", "float16", "float16", {"STAGES": 3})
+    assert spec.instance("row", "col", "float16", "float16", {"STAGES": 3}) is a
+    assert spec.instance("row", "col", "float16", "float32", {"STAGES": 3}) is not a
+    assert a.params["STAGES"] == 3 and a.params["BM"] == spec.params["BM"]
+
+
+def test_default_output_dtypes_come_from_the_spec():
+    assert catalog.get("hgemm/07_tuned").instance().out_dtype == "float16"
+    assert catalog.get("hgemm/07_tuned").instance(in_dtype="bfloat16").out_dtype == "bfloat16"
+    assert catalog.get("sgemm/08_tf32_mma").instance().out_dtype == "float32"
+
+
+def test_an_instance_refuses_types_and_layouts_its_kernel_does_not_have():
+    with pytest.raises(ValueError, match="writes float16 from float16 inputs, not float32"):
+        catalog.get("hgemm/08_f16_accumulate").instance(out_dtype="float32")
+    with pytest.raises(ValueError, match="takes float16, bfloat16 inputs, not float32"):
+        catalog.get("hgemm/07_tuned").instance(in_dtype="float32")
+    with pytest.raises(ValueError, match="a_layout must be 'row' or 'col'"):
+        catalog.get("sgemm/01_naive").instance("diagonal", "row")
+
+
+def test_every_family_states_its_shared_fields_once():
+    for name, family in catalog.FAMILIES.items():
+        specs = catalog.kernels(name)
+        assert specs and all(s.family == name and s.name.startswith(name + "/") for s in specs)
+        assert family.bench_dtype in specs[0].in_dtypes
+        for kernel, params in family.bench_variants:
+            catalog.get(kernel).resolve(params)
+
+
+def test_every_math_names_its_baseline_and_ceilings():
+    from warpgemm.bench import ceiling
+
+    for spec in catalog.CATALOG:
+        math = catalog.math(spec.math)
+        assert math.baseline_label(spec.in_dtypes[0]).startswith("cuBLAS")
+        assert all(kind in ceiling.KINDS for kind in math.ceilings.values())
+
+
+def test_the_arch_axis_filters_the_catalogue():
+    on_turing = {s.name for s in catalog.kernels(arch="sm_75")}
+    assert "sgemm/06_k16_double_buffer" in on_turing and "sgemm/07_cp_async" not in on_turing
+    assert len(catalog.kernels(arch="sm_90a")) == len(catalog.CATALOG)
+    assert all(s.min_capability == int(s.arch[3:5]) for s in catalog.CATALOG)
 
 
 def test_resolve_rejects_unknown_or_non_integer_parameters():

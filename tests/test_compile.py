@@ -65,3 +65,15 @@ ptxas info    : Used 32 registers, used 0 barriers, 360 bytes cmem[0]
 
 def test_the_mma_ceiling_probe_compiles():
     assert compile_kernel("bench/mma_ceiling.cu", "wg::mma_ceiling<0, 8, 4>", "sm_90a").spill_bytes == 0
+
+
+@pytest.mark.parametrize("spec", catalog.kernels(arch="sm_75"), ids=lambda s: s.name)
+def test_kernels_of_the_oldest_arch_compile_for_it(spec):
+    k = warpgemm.compile(spec.name, spec.arch)
+    assert k.arch == "sm_75" and k.spill_bytes == 0
+
+
+def test_a_kernel_compiled_below_its_arch_is_refused_by_its_arch_header():
+    inst = catalog.get("sgemm/08_tf32_mma").instance()
+    with pytest.raises(CompileError, match="compile it for sm_80 or newer"):
+        compile_kernel(inst.source, inst.name_expression, "sm_75")

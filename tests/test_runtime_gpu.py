@@ -76,3 +76,27 @@ def test_scalars_must_carry_their_c_type():
 def test_compiled_kernel_exposes_the_ptxas_report():
     k = warpgemm.compile("sgemm/06_k16_double_buffer")  # static shared memory, so ptxas reports it
     assert k.registers > 0 and k.spill_bytes == 0 and k.shared_bytes > 0
+
+
+def _capability() -> int:
+    major, minor = torch.cuda.get_device_capability()
+    return 10 * major + minor
+
+
+@pytest.mark.skipif(not torch.cuda.is_available() or _capability() < 90, reason="clusters need sm_90")
+@pytest.mark.parametrize("cluster", [None, (2, 1, 1)])
+def test_a_parameter_block_is_passed_by_value_and_clusters_are_launched(cluster):
+    from warpgemm.runtime import ParamBlock
+
+    words = np.random.default_rng().integers(0, 2**62, size=16, dtype=np.uint64)
+    block = ParamBlock(words.tobytes(), align=64)
+    blocks = 4
+    out = torch.full((blocks * 18,), -1, dtype=torch.int64, device="cuda")
+    k = compile_kernel("probes/param_block_probe.cu", "param_block_probe")
+    launch(k, (blocks, 1, 1), (32, 1, 1), (block, out), cluster=cluster)
+    torch.cuda.synchronize()
+    got = out.view(blocks, 18).cpu().numpy().view(np.uint64)
+    for b in range(blocks):
+        assert list(got[b, :16]) == [int(w) + b for w in words]
+        size = 1 if cluster is None else cluster[0]
+        assert (int(got[b, 16]), int(got[b, 17])) == (b % size, size)

@@ -6,70 +6,71 @@ import json
 
 import pytest
 
-from warpgemm import catalog, tune
+from warpgemm import catalog
+from warpgemm.tuning import search, table as tuning_table
 
 SPEC = catalog.KernelSpec(
     name="toy/01_tile", family="toy", rung=1, idea="a toy", source="toy/01_tile.cu", entry="toy",
-    in_dtypes=("float16",), out_dtypes=("float16",), math="f16f32",
+    outputs={"float16": ("float16",)}, math="f16f32",
     params={"BM": 128, "BN": 128, "STAGES": 3},
     threads=lambda p: 256, tile=lambda p: (p["BM"], p["BN"]),
     tuning={"BM": (64, 128, 256), "BN": (64, 128), "STAGES": (2, 3)},
     valid=lambda p: p["BM"] <= 128, autotune=True)
 
-PROBLEM = tune.Problem(4096, 4096, 4096, "float16", "float16", "row", "col")
+PROBLEM = tuning_table.Problem(4096, 4096, 4096, "float16", "float16", "row", "col")
 
 
 @pytest.fixture
 def table(tmp_path, monkeypatch):
-    monkeypatch.setattr(tune, "_device_tag", lambda: "TestGPU_sm90_132sm")
-    monkeypatch.setattr(tune, "_table_path_cached", tune.table_path)
-    monkeypatch.setattr(tune, "_RECHECK_SECONDS", 0.0)  # every lookup looks at the file
+    monkeypatch.setattr(tuning_table, "_device_tag", lambda: "TestGPU_sm90_132sm")
+    monkeypatch.setattr(tuning_table, "_table_path_cached", tuning_table.table_path)
+    monkeypatch.setattr(tuning_table, "_RECHECK_SECONDS", 0.0)  # every lookup looks at the file
     monkeypatch.setenv("WARPGEMM_CACHE", str(tmp_path))
     return tmp_path / "tuning" / "TestGPU_sm90_132sm.json"
 
 
 def test_candidates_are_the_valid_product_of_the_tuning_space():
-    cands = tune.candidates(SPEC)
+    cands = search.candidates(SPEC)
     assert len(cands) == 2 * 2 * 2  # BM in (64, 128) x BN x STAGES; BM=256 is invalid
     assert all(p["BM"] <= 128 for p in cands)
     assert {tuple(sorted(p)) for p in cands} == {("BM", "BN", "STAGES")}
 
 
 def test_without_a_remembered_choice_the_defaults_run(table):
-    assert tune.lookup(SPEC, PROBLEM) is None
-    assert tune.choose(SPEC, PROBLEM, {}) == dict(SPEC.params)
+    assert tuning_table.lookup(SPEC, PROBLEM) is None
+    assert tuning_table.choose(SPEC, PROBLEM, {}) == dict(SPEC.params)
 
 
 def test_a_remembered_choice_is_used_for_exactly_that_problem(table):
     table.parent.mkdir(parents=True)
     table.write_text(json.dumps({PROBLEM.key(SPEC): {"params": {"BM": 64, "BN": 128, "STAGES": 2}}}))
-    assert tune.choose(SPEC, PROBLEM, {}) == {"BM": 64, "BN": 128, "STAGES": 2}
-    other = tune.Problem(4096, 4096, 4095, "float16", "float16", "row", "col")
-    assert tune.choose(SPEC, other, {}) == dict(SPEC.params)
+    assert tuning_table.choose(SPEC, PROBLEM, {}) == {"BM": 64, "BN": 128, "STAGES": 2}
+    other = tuning_table.Problem(4096, 4096, 4095, "float16", "float16", "row", "col")
+    assert tuning_table.choose(SPEC, other, {}) == dict(SPEC.params)
 
 
 def test_explicit_parameters_win_over_the_table(table):
     table.parent.mkdir(parents=True)
     table.write_text(json.dumps({PROBLEM.key(SPEC): {"params": {"BM": 64, "BN": 128, "STAGES": 2}}}))
-    assert tune.choose(SPEC, PROBLEM, {"STAGES": 3}) == {"BM": 128, "BN": 128, "STAGES": 3}
+    assert tuning_table.choose(SPEC, PROBLEM, {"STAGES": 3}) == {"BM": 128, "BN": 128, "STAGES": 3}
 
 
 def test_a_corrupt_or_stale_table_is_ignored(table):
     table.parent.mkdir(parents=True)
     table.write_text("{not json")
-    assert tune.lookup(SPEC, PROBLEM) is None
+    assert tuning_table.lookup(SPEC, PROBLEM) is None
     table.write_text(json.dumps({PROBLEM.key(SPEC): {"params": {"BX": 1}}}))
-    assert tune.lookup(SPEC, PROBLEM) is None
+    assert tuning_table.lookup(SPEC, PROBLEM) is None
 
 
 def test_specs_that_are_not_autotuned_always_run_their_defaults(table):
     spec = catalog.get("sgemm/07_cp_async")
-    problem = tune.Problem(64, 64, 64, "float32", "float32", "row", "row")
-    assert tune.choose(spec, problem, {}) == dict(spec.params)
+    problem = tuning_table.Problem(64, 64, 64, "float32", "float32", "row", "row")
+    assert tuning_table.choose(spec, problem, {}) == dict(spec.params)
 
 
 def test_problem_keys_separate_dtypes_layouts_and_shapes():
-    keys = {tune.Problem(1, 2, 3, d, d, la, lb).key(SPEC)
+    keys = {tuning_table.Problem(1, 2, 3, d, d, la, lb).key(SPEC)
             for d in ("float16", "bfloat16") for la in ("row", "col") for lb in ("row", "col")}
     assert len(keys) == 8
 
@@ -79,21 +80,22 @@ def test_precompile_fills_the_cache_from_worker_processes(fresh_cache):
 
     spec = catalog.get("sgemm/02_smem_sliced_k")
     cands = [spec.resolve({"BK": bk}) for bk in (8, 16)]
-    problem = tune.Problem(64, 64, 64, "float32", "float32", "row", "col")
-    tune.precompile(spec, cands, problem, "sm_80", workers=2)
+    problem = tuning_table.Problem(64, 64, 64, "float32", "float32", "row", "col")
+    search.precompile(spec, cands, problem, "sm_80", workers=2)
     assert len(list(fresh_cache.glob("*/*.cubin-entry"))) == 2
     compiler.forget_loaded()
     for p in cands:
-        assert compile_kernel(spec.source, spec.name_expression(True, False, p), "sm_80").from_cache
+        inst = spec.instance("row", "col", params=p)
+        assert compile_kernel(inst.source, inst.name_expression, "sm_80").from_cache
 
 
 def test_remembering_a_choice_keeps_the_other_entries(table):
     table.parent.mkdir(parents=True)
-    other = tune.Problem(1, 2, 3, "float16", "float16", "row", "row")
+    other = tuning_table.Problem(1, 2, 3, "float16", "float16", "row", "row")
     table.write_text(json.dumps({other.key(SPEC): {"params": dict(SPEC.params)}}))
-    tune.remember(SPEC, PROBLEM, {"BM": 64, "BN": 64, "STAGES": 2}, 1.5, candidates=8)
-    assert tune.lookup(SPEC, other) == dict(SPEC.params)
-    assert tune.lookup(SPEC, PROBLEM) == {"BM": 64, "BN": 64, "STAGES": 2}
+    tuning_table.remember(SPEC, PROBLEM, {"BM": 64, "BN": 64, "STAGES": 2}, 1.5, candidates=8)
+    assert tuning_table.lookup(SPEC, other) == dict(SPEC.params)
+    assert tuning_table.lookup(SPEC, PROBLEM) == {"BM": 64, "BN": 64, "STAGES": 2}
     assert json.loads(table.read_text())[PROBLEM.key(SPEC)]["ms"] == 1.5
 
 
@@ -106,15 +108,15 @@ def test_tuning_a_real_kernel_times_each_candidate_and_remembers_the_fastest(tab
     space = [dict(BM=64, BN=128, BK=32, WM=32, WN=64, STAGES=2, SWIZZLE=1),
              dict(BM=128, BN=128, BK=64, WM=64, WN=64, STAGES=3, SWIZZLE=8),
              dict(BM=128, BN=256, BK=64, WM=64, WN=64, STAGES=3, SWIZZLE=8)]
-    result = tune.tune("hgemm/07_tuned", 1000, 1500, 700, dtype=torch.bfloat16, b_layout="col", runs=3,
+    result = search.tune("hgemm/07_tuned", 1000, 1500, 700, dtype=torch.bfloat16, b_layout="col", runs=3,
                        finalists=2, space=space)
     assert [t is not None for _, t, _ in result.tried] == [True] * 3
     notes = [note for _, _, note in result.tried]
     assert notes.count("") == 2 and sum(n.startswith("rough time only") for n in notes) == 1
     assert result.params in [spec.resolve(p) for p in space]
     assert result.ms == min(t for _, t, note in result.tried if not note) > 0
-    problem = tune.Problem(1000, 1500, 700, "bfloat16", "bfloat16", "row", "col")
-    assert tune.lookup(spec, problem) == result.params
+    problem = tuning_table.Problem(1000, 1500, 700, "bfloat16", "bfloat16", "row", "col")
+    assert tuning_table.lookup(spec, problem) == result.params
     a = torch.randn(1000, 700, device="cuda").bfloat16()
     b = torch.randn(1500, 700, device="cuda").bfloat16().t()
     out = warpgemm.matmul(a, b, kernel="hgemm/07_tuned")  # runs the remembered choice
@@ -124,4 +126,4 @@ def test_tuning_a_real_kernel_times_each_candidate_and_remembers_the_fastest(tab
 
 def test_an_empty_search_space_is_refused(table):
     with pytest.raises(ValueError, match="search space is empty"):
-        tune.tune("hgemm/07_tuned", 64, 64, 64, space=[])
+        search.tune("hgemm/07_tuned", 64, 64, 64, space=[])

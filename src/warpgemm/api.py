@@ -1,4 +1,9 @@
-"""The public entry points: ``matmul``, ``kernels`` and ``compile``."""
+"""The public entry points: ``matmul``, ``kernels`` and ``compile``.
+
+A ``matmul`` call: validate the operands; pick the kernel (``dispatch``) and its parameters
+(``tuning.table``); make the operands readable in place (``operands``); take the kernel
+instance (``KernelSpec.instance``), which owns the launch; launch.
+"""
 
 from __future__ import annotations
 
@@ -6,19 +11,16 @@ import contextlib
 import functools
 from typing import Any
 
-import numpy as np
 import torch
 
-from . import catalog, tune
-from .catalog import KernelSpec
+from . import catalog, dispatch, dtypes
+from .catalog import KernelInstance, KernelSpec
 from .errors import NoDeviceError
-from .operands import detect, prepare
+from .operands import Operand, detect, prepare
 from .runtime import CompiledKernel, compile_kernel, launch
-from .runtime.device import capability_of_arch, current_arch, current_capability, has_device
+from .runtime.device import arch_of, current_capability, has_device
+from .tuning import table
 
-_AUTO = {torch.float16: "hgemm/07_tuned", torch.bfloat16: "hgemm/07_tuned"}
-# (float32 follows torch.get_float32_matmul_precision(): see _auto_kernel)
-"""The kernel ``kernel="auto"`` runs for each input dtype."""
 _INT32_MAX = 2**31 - 1
 
 
@@ -34,33 +36,27 @@ def compile(name: str, arch: str | None = None, *, a_layout: str = "row", b_layo
     Works without a GPU when ``arch`` is given, e.g. ``compile("sgemm/07_cp_async", "sm_90a")``.
     ``in_dtype`` / ``out_dtype`` (torch dtype names) pick the instantiation of typed kernels."""
     spec = catalog.get(name)
-    for what, dt, allowed in (("in_dtype", in_dtype, spec.in_dtypes), ("out_dtype", out_dtype, spec.out_dtypes)):
-        if dt is not None and dt not in allowed:
-            raise ValueError(f"{name}: {what} must be one of {', '.join(allowed)}, got {dt!r}")
-    for what, layout in (("a_layout", a_layout), ("b_layout", b_layout)):
-        if layout not in (catalog.ROW, catalog.COL):
-            raise ValueError(f"{what} must be 'row' or 'col', got {layout!r}")
-    if (a_layout, b_layout) not in spec.layouts:
-        raise ValueError(f"{name} does not read A {a_layout}-major with B {b_layout}-major")
-    p = spec.resolve(params)
-    return compile_kernel(spec.source, spec.name_expression(a_layout == catalog.ROW,
-                                                            b_layout == catalog.ROW, p, in_dtype, out_dtype), arch)
+    if in_dtype is not None and in_dtype not in spec.in_dtypes:
+        raise ValueError(f"{name}: in_dtype must be one of {', '.join(spec.in_dtypes)}, got {in_dtype!r}")
+    if out_dtype is not None and out_dtype not in spec.out_dtypes:
+        raise ValueError(f"{name}: out_dtype must be one of {', '.join(spec.out_dtypes)}, got {out_dtype!r}")
+    inst = spec.instance(a_layout, b_layout, in_dtype, out_dtype, params)
+    return compile_kernel(inst.source, inst.name_expression, arch)
 
 
-_DTYPE_NAMES = {torch.float32: "float32", torch.float16: "float16", torch.bfloat16: "bfloat16",
-                torch.int8: "int8", torch.int32: "int32"}
-
-
-def _dtype_name(dtype: torch.dtype) -> str:
-    name = _DTYPE_NAMES.get(dtype)
-    return name if name is not None else str(dtype).removeprefix("torch.")
+@functools.lru_cache(maxsize=None)
+def _outputs() -> dict[str, tuple[str, ...]]:
+    """Input dtype name -> every output dtype some kernel writes for it."""
+    outs: dict[str, dict[str, None]] = {}
+    for spec in catalog.CATALOG:
+        for din, douts in spec.outputs.items():
+            outs.setdefault(din, {}).update(dict.fromkeys(douts))
+    return {din: tuple(d) for din, d in outs.items()}
 
 
 @functools.lru_cache(maxsize=None)
 def _supported_dtypes() -> tuple[torch.dtype, ...]:
-    names = {d for s in catalog.CATALOG for d in s.in_dtypes}
-    return tuple(d for d in (torch.float32, torch.float16, torch.bfloat16, torch.int8)
-                 if _dtype_name(d) in names)
+    return tuple(dtypes.torch_dtype(name) for name in _outputs())
 
 
 def _check_operands(a: Any, b: Any) -> None:
@@ -84,57 +80,46 @@ def _check_operands(a: Any, b: Any) -> None:
             raise ValueError(f"warpgemm.matmul: {label} has a dimension over 2**31-1: {tuple(t.shape)}")
 
 
-def _auto_kernel(dtype: torch.dtype) -> str:
-    if dtype == torch.float32:
-        if torch.get_float32_matmul_precision() == "highest":
-            return "sgemm/07_cp_async" if current_capability() >= 80 else "sgemm/06_k16_double_buffer"
-        return "sgemm/08_tf32_mma"
-    return _AUTO[dtype]  # type: ignore[return-value]
-
-
-def _choose(a: torch.Tensor, kernel: str, out_dtype: torch.dtype) -> KernelSpec:
-    spec = catalog.get(_auto_kernel(a.dtype) if kernel == "auto" else kernel)
-    dtype = _dtype_name(a.dtype)
-    if dtype not in spec.in_dtypes:
-        raise TypeError(f"warpgemm.matmul: {spec.name} takes {', '.join(spec.in_dtypes)} "
-                        f"inputs, got {dtype}")
-    return spec
-
-
-def _check_out_dtype(spec: KernelSpec, out_dtype: torch.dtype) -> None:
-    out = _dtype_name(out_dtype)
-    if out not in spec.out_dtypes:
-        raise ValueError(f"warpgemm.matmul: {spec.name} writes {', '.join(spec.out_dtypes)}, "
-                         f"not {out}")
-
-
-def _resolve_out_dtype(a: torch.Tensor, out_dtype: torch.dtype | None) -> torch.dtype:
+def _check_out_dtype(in_name: str, out_dtype: Any) -> str | None:
+    """The output dtype's name, checked against what any kernel writes for ``in_name`` inputs;
+    None when the caller left it to the kernel."""
     if out_dtype is None:
-        return a.dtype
+        return None
     if not isinstance(out_dtype, torch.dtype):
         raise TypeError(f"warpgemm.matmul: out_dtype must be a torch.dtype, got {out_dtype!r}")
-    if a.dtype == torch.float32 and out_dtype != torch.float32:
-        raise ValueError(f"warpgemm.matmul: float32 inputs produce float32, not {out_dtype}")
-    if a.dtype in (torch.float16, torch.bfloat16) and out_dtype not in (a.dtype, torch.float32):
-        raise ValueError(f"warpgemm.matmul: {a.dtype} inputs produce {a.dtype} or torch.float32, "
-                         f"not {out_dtype}")
-    return out_dtype
+    out_name = dtypes.name_of(out_dtype)
+    allowed = _outputs()[in_name]
+    if out_name not in allowed:
+        raise ValueError(f"warpgemm.matmul: {in_name} inputs produce {' or '.join(allowed)}, not {out_dtype}")
+    return out_name
+
+
+def _spec_for(kernel: str, in_name: str, m: int, n: int, k: int) -> tuple[KernelSpec, dict[str, int]]:
+    """The spec to run and the dispatch rule's parameters (empty for a named kernel)."""
+    if kernel != "auto":
+        return catalog.get(kernel), {}
+    precision = dispatch.fp32_precision() if in_name == "float32" else None
+    rule = dispatch.choose(current_capability(), in_name, m, n, k, precision)
+    return catalog.get(rule.kernel), dict(rule.params)
 
 
 def matmul(a: torch.Tensor, b: torch.Tensor, *, out_dtype: torch.dtype | None = None,
            kernel: str = "auto", out: torch.Tensor | None = None, **params: int) -> torch.Tensor:
     """``a @ b`` for 2-D CUDA tensors, computed by a warpgemm kernel.
 
-    ``kernel="auto"`` picks the best kernel for the dtype; for float32 it follows
-    ``torch.get_float32_matmul_precision()``: ``"highest"`` computes in fp32 FMA,
-    ``"high"`` and ``"medium"`` use TF32 tensor cores. Any catalogue name (for example
-    ``"sgemm/05_double_buffer"``) runs that kernel; ``params`` override its template
-    parameters (for example ``STAGES=2``). Row- and column-major operands are read in place;
+    ``kernel="auto"`` picks the kernel and its parameters from the shipped dispatch rules
+    (:mod:`warpgemm.dispatch`) for this GPU, dtype and shape; for float32 it follows
+    ``torch.get_float32_matmul_precision()``: ``"highest"`` computes in fp32 FMA, ``"high"`` and
+    ``"medium"`` use TF32 tensor cores. Any catalogue name (for example
+    ``"sgemm/05_double_buffer"``) runs that kernel; ``params`` override its template parameters
+    (for example ``STAGES=2``). ``out_dtype`` defaults to the kernel's default output for the
+    input dtype (the input dtype for floats). Row- and column-major operands are read in place;
     other strides are copied first. The result is a new contiguous (M, N) tensor, or ``out``
     when given (a contiguous (M, N) CUDA tensor of the output dtype, overwritten).
     """
     _check_operands(a, b)
-    out_type = _resolve_out_dtype(a, out_dtype)
+    in_name = dtypes.name_of(a.dtype)
+    out_name = _check_out_dtype(in_name, out_dtype)
     if kernel != "auto":
         catalog.get(kernel)  # unknown names fail before anything else
     elif params:
@@ -152,21 +137,29 @@ def matmul(a: torch.Tensor, b: torch.Tensor, *, out_dtype: torch.dtype | None = 
 
     m, k = a.shape
     n = b.shape[1]
-    if out is not None:
-        _check_out(out, (m, n), out_type, a.device)
     with _on_device(a.device):
-        spec = _choose(a, kernel, out_type)
-        _check_out_dtype(spec, out_type)
-        p = tune.choose(spec, _problem(a, b, out_type), params)
-        if current_capability() < spec.min_arch:
+        spec, rule_params = _spec_for(kernel, in_name, m, n, k)
+        if in_name not in spec.outputs:
+            raise TypeError(f"warpgemm.matmul: {spec.name} takes {', '.join(spec.in_dtypes)} "
+                            f"inputs, got {in_name}")
+        out_name = out_name or spec.default_out_dtype(in_name)
+        if out_name not in spec.outputs[in_name]:
+            raise ValueError(f"warpgemm.matmul: {spec.name} writes {', '.join(spec.outputs[in_name])}, "
+                             f"not {out_name}")
+        out_type = dtypes.torch_dtype(out_name)
+        if out is not None:
+            _check_out(out, (m, n), out_type, a.device)
+        p = table.choose(spec, _problem(a, b, in_name, out_name), params, rule_params)
+        if current_capability() < spec.min_capability:
+            cap = spec.min_capability
             raise ValueError(f"warpgemm.matmul: {spec.name} needs compute capability "
-                             f"{spec.min_arch // 10}.{spec.min_arch % 10} or newer")
+                             f"{cap // 10}.{cap % 10} or newer")
         c = out if out is not None else torch.empty((m, n), dtype=out_type, device=a.device)
         if m == 0 or n == 0:
             return c
         if k == 0:
             return c.zero_()
-        _run(spec, p, a, b, c)
+        _run(spec, p, a, b, c, in_name, out_name)
         return c
 
 
@@ -177,11 +170,11 @@ def _on_device(device: torch.device):
     return torch.cuda.device(device)
 
 
-def _problem(a: torch.Tensor, b: torch.Tensor, out_type: torch.dtype) -> tune.Problem:
+def _problem(a: torch.Tensor, b: torch.Tensor, in_name: str, out_name: str) -> table.Problem:
     la = detect(a)
     lb = detect(b)
-    return tune.Problem(a.shape[0], b.shape[1], a.shape[1], _dtype_name(a.dtype), _dtype_name(out_type),
-                        la[0] if la else catalog.ROW, lb[0] if lb else catalog.ROW)
+    return table.Problem(a.shape[0], b.shape[1], a.shape[1], in_name, out_name,
+                         la[0] if la else catalog.ROW, lb[0] if lb else catalog.ROW)
 
 
 def _check_out(out: Any, shape: tuple[int, int], dtype: torch.dtype, device: torch.device) -> None:
@@ -194,28 +187,35 @@ def _check_out(out: Any, shape: tuple[int, int], dtype: torch.dtype, device: tor
         raise ValueError("warpgemm.matmul: out must be contiguous (row-major)")
 
 
-_kernels: dict[tuple, CompiledKernel] = {}
-"""Compiled kernels by (spec, layouts, parameters, dtypes, device): the per-call lookup."""
+def _operands(spec: KernelSpec, a: torch.Tensor, b: torch.Tensor) -> tuple[Operand, Operand]:
+    """A and B as the kernel reads them: in place where their layout and alignment allow."""
+    oa = prepare(a, {la for la, _ in spec.layouts}, spec.align_elems)
+    ob = prepare(b, {lb for la, lb in spec.layouts if la == oa.layout}, spec.align_elems)
+    return oa, ob
 
 
-def _run(spec: KernelSpec, params: dict[str, int], a: torch.Tensor, b: torch.Tensor,
-         c: torch.Tensor) -> None:
+def _run(spec: KernelSpec, params: dict[str, int], a: torch.Tensor, b: torch.Tensor, c: torch.Tensor,
+         in_name: str, out_name: str) -> None:
     m, k = a.shape
     n = b.shape[1]
-    a_layouts = {la for la, _ in spec.layouts}
-    oa = prepare(a, a_layouts, spec.align_elems)
-    b_layouts = {lb for la, lb in spec.layouts if la == oa.layout}
-    ob = prepare(b, b_layouts, spec.align_elems)
-    key = (spec.name, oa.layout, ob.layout, tuple(params.values()), a.dtype, c.dtype,
-           a.device.index)
-    ck = _kernels.get(key)
-    if ck is None:
-        arch = current_arch()
-        assert capability_of_arch(arch) >= spec.min_arch
-        ck = _kernels[key] = compile_kernel(
-            spec.source, spec.name_expression(oa.layout == catalog.ROW, ob.layout == catalog.ROW, params,
-                                              _dtype_name(a.dtype), _dtype_name(c.dtype)), arch)
-    launch(ck, spec.launch_grid(m, n, params), (spec.threads(params), 1, 1),
-           (oa.tensor, ob.tensor, c, np.int32(m), np.int32(n), np.int32(k),
-            np.int32(oa.ld), np.int32(ob.ld), np.int32(n)),
-           shared_bytes=spec.smem_bytes(params), device=a.device.index)
+    oa, ob = _operands(spec, a, b)
+    inst = spec.instance(oa.layout, ob.layout, in_name, out_name, params)
+    run_instance(inst, oa, ob, c, m, n, k)
+
+
+def run_instance(inst: KernelInstance, a: Operand, b: Operand, c: torch.Tensor, m: int, n: int, k: int) -> None:
+    """Launch every kernel of ``inst`` for prepared operands on the current device and stream,
+    with a workspace when the instance needs one."""
+    device = c.device.index
+    arch = arch_of(device)
+    if inst.single_launch:
+        kernel = compile_kernel(inst.source, inst.name_expression, arch)
+        launch(kernel, inst.grid(m, n, k), inst.block, inst.args(a, b, c, m, n, k), shared_bytes=inst.smem_bytes,
+               device=device, cluster=inst.cluster)
+        return
+    nbytes = inst.workspace_bytes(m, n, k)
+    workspace = torch.empty(nbytes, dtype=torch.uint8, device=c.device) if nbytes else None
+    for step in inst.launches(a, b, c, m, n, k, workspace):
+        kernel = compile_kernel(step.source, step.name_expression, arch)
+        launch(kernel, step.grid, step.block, step.args, shared_bytes=step.smem_bytes, device=device,
+               cluster=step.cluster)

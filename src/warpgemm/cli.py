@@ -6,17 +6,14 @@ import argparse
 import sys
 from typing import Sequence
 
-SQUARE_MAX = {"sgemm": 8192, "hgemm": 16384}
-"""Largest square size per family (BENCHMARKING.md leaves 16384 out for fp32 and tf32)."""
-
-
 def _cmd_kernels(args: argparse.Namespace) -> int:
     from . import catalog
 
     for spec in catalog.kernels(args.family):
         layouts = ",".join((a[0] + b[0]).upper() for a, b in spec.layouts)
         params = " ".join(f"{k}={v}" for k, v in spec.params.items())
-        print(f"{spec.name:<32} {spec.math:<5} {'/'.join(spec.in_dtypes):<8} layouts {layouts:<11} {params}")
+        print(f"{spec.name:<32} {spec.math:<6} {spec.arch:<6} {'/'.join(spec.in_dtypes):<17} "
+              f"layouts {layouts:<11} {params}")
         print(f"{'':<32} {spec.idea}")
         for c in spec.constraints:
             print(f"{'':<32} requires: {c}")
@@ -54,22 +51,13 @@ def _cmd_info(args: argparse.Namespace) -> int:
     return 0
 
 
-def _parse_params(items: Sequence[str]) -> dict[str, int]:
-    params = {}
-    for item in items:
-        key, eq, value = item.partition("=")
-        if not eq:
-            raise SystemExit(f"warpgemm: bad parameter {item!r}; write NAME=VALUE")
-        params[key] = int(value)
-    return params
-
-
 def _cmd_compile(args: argparse.Namespace) -> int:
     from . import catalog
     from .api import compile as wg_compile
+    from .parsing import parse_params
 
     names = [s.name for s in catalog.kernels(args.family)] if args.name == "all" else [args.name]
-    params = _parse_params(args.param)
+    params = parse_params(args.param)
     for name in names:
         k = wg_compile(name, args.arch, a_layout=args.a_layout, b_layout=args.b_layout, **params)
         print(f"{name:<32} {k.arch:<7} {k.registers:>4} regs  {k.spill_bytes:>5} B spill  "
@@ -84,11 +72,9 @@ def _cmd_bench(args: argparse.Namespace) -> int:
         print("warpgemm bench: no CUDA device is available (torch.cuda.is_available() is False); "
               "benchmarks need a GPU.", file=sys.stderr)
         return 2
-    import torch
-
+    from . import catalog, dtypes
     from .bench import report, runner, suites
-
-    FAMILY_DTYPE = {"sgemm": torch.float32, "hgemm": torch.bfloat16}
+    from .parsing import parse_shape
 
     family = args.family
     if family == "ceiling":
@@ -96,18 +82,15 @@ def _cmd_bench(args: argparse.Namespace) -> int:
 
         return ceiling.main(json_path=args.json, sweep=args.occupancy)
     if family is None:  # the default overview: every family, a few sizes, quick
-        from . import catalog
-
         families = list(dict.fromkeys(s.family for s in catalog.CATALOG))
         cases, suite, target = suites.overview(), "overview", 0.15
     elif args.shapes:
         families, suite, target = [family], "custom", 1.0
-        cases = [suites.Case(*map(int, s.lower().split("x")), args.a_layout, args.b_layout)
-                 for s in args.shapes]
+        cases = [suites.Case(*parse_shape(s), args.a_layout, args.b_layout) for s in args.shapes]
     else:
         families = [family]
         suite = args.suite
-        cases = suites.get(suite, max_size=SQUARE_MAX.get(family))
+        cases = suites.get(suite, max_size=catalog.family(family).square_max)
         target = 1.0
     results = []
     for fam in families:
@@ -119,7 +102,7 @@ def _cmd_bench(args: argparse.Namespace) -> int:
             printed.append(report.case_table(rows))
             print(printed[-1], flush=True)
 
-        dtype = getattr(torch, args.dtype) if args.dtype else FAMILY_DTYPE.get(fam, torch.float32)
+        dtype = dtypes.torch_dtype(args.dtype or catalog.family(fam).bench_dtype)
         results.append(runner.run(cases, choices, suite=suite, family=fam, dtype=dtype,
                                   progress=not args.no_progress, target_seconds=target, on_case=show))
     for res in results:
@@ -152,25 +135,24 @@ def _cmd_tune(args: argparse.Namespace) -> int:
         print("warpgemm tune: no CUDA device is available; tuning measures kernels on a GPU.",
               file=sys.stderr)
         return 2
-    import torch
-
-    from . import tune
+    from . import dtypes
     from .bench import suites
+    from .parsing import parse_shape
+    from .tuning import search, table
 
     if args.shapes:
-        cases = [suites.Case(*map(int, s.lower().split("x")), args.a_layout, args.b_layout)
-                 for s in args.shapes]
+        cases = [suites.Case(*parse_shape(s), args.a_layout, args.b_layout) for s in args.shapes]
     else:
         cases = suites.get(args.suite)
-    dtype = getattr(torch, args.dtype)
+    dtype = dtypes.torch_dtype(args.dtype)
     for case in cases:
-        res = tune.tune(args.name, case.m, case.n, case.k, dtype=dtype, a_layout=case.a_layout,
+        res = search.tune(args.name, case.m, case.n, case.k, dtype=dtype, a_layout=case.a_layout,
                         b_layout=case.b_layout, progress=not args.no_progress)
         ok = sum(t is not None for _, t, _ in res.tried)
         params = " ".join(f"{k}={v}" for k, v in res.params.items())
         tflops = case.flops / res.ms / 1e9
         print(f"{case.label:<24} {res.ms:8.3f} ms {tflops:8.1f} TFLOP/s  {params}  ({ok}/{len(res.tried)} ran)")
-    print(f"choices saved in {tune.table_path()}")
+    print(f"choices saved in {table.table_path()}")
     return 0
 
 

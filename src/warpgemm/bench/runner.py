@@ -8,24 +8,22 @@ from typing import Any, Callable, Iterator, Mapping
 
 import torch
 
-from .. import catalog
+from .. import catalog, dtypes
+from ..api import matmul
 from ..catalog import COL, KernelSpec
+from ..parsing import parse_param
 from . import ceiling, context, timing
 from .suites import Case
 
-_SHORT = {torch.float32: "fp32", torch.float16: "fp16", torch.bfloat16: "bf16"}
+
+def _short(dtype: torch.dtype) -> str:
+    return dtypes.short(dtypes.name_of(dtype))
 
 
 def baseline_label(math: str, dtype: torch.dtype) -> str:
-    """The same-run baseline each kind of arithmetic is compared against (BENCHMARKING.md):
-    torch.matmul (cuBLAS) with the matching precision settings."""
-    if math == "ffma":
-        return "cuBLAS fp32"
-    if math == "tf32":
-        return "cuBLAS tf32"
-    if math == "f16acc":
-        return "cuBLAS fp16 (f16 acc)"
-    return f"cuBLAS {_SHORT[dtype]}"
+    """The same-run baseline each kind of arithmetic is compared against: torch.matmul
+    (cuBLAS) with the matching precision settings (catalog.MATHS)."""
+    return catalog.math(math).baseline_label(dtypes.name_of(dtype))
 
 
 def is_baseline(label: str) -> bool:
@@ -57,33 +55,28 @@ def parse_choice(text: str, family: str | None = None) -> Choice:
         spec = matches[0]
     else:
         spec = catalog.get(name)
-    params: dict[str, int] = {}
-    for item in filter(None, rest.split(",")):
-        key, eq, value = item.partition("=")
-        if not eq:
-            raise ValueError(f"bad parameter {item!r} in {text!r}; write NAME=VALUE")
-        params[key.strip()] = int(value)
+    params = dict(parse_param(item) for item in filter(None, rest.split(",")))
     spec.resolve(params)  # validates names
     return Choice(spec, params)
 
 
 def default_choices(family: str) -> list[Choice]:
-    """Every rung of ``family`` at its defaults, plus the variants a family's issue asks for."""
+    """Every rung of ``family`` at its defaults, plus the family record's bench variants."""
     choices = [Choice(s) for s in catalog.kernels(family)]
-    if family == "sgemm":
-        choices.append(Choice(catalog.get("sgemm/08_tf32_mma"), {"STAGES": 2}))
+    choices += [Choice(catalog.get(name), dict(p)) for name, p in catalog.family(family).bench_variants]
     return choices
 
 
 @contextlib.contextmanager
 def _matmul_flags(math: str) -> Iterator[None]:
-    """cuBLAS precision settings for a baseline: TF32 only for ``tf32``; fp16 accumulation only
-    for ``f16acc`` (where this torch offers the switch)."""
+    """cuBLAS precision settings for the baseline of ``math``: TF32 and fp16 accumulation as
+    its record says (fp16 accumulation where this torch offers the switch)."""
+    record = catalog.math(math)
     flags = torch.backends.cuda.matmul
     old = (flags.allow_tf32, getattr(flags, "allow_fp16_accumulation", False))
-    flags.allow_tf32 = math == "tf32"
+    flags.allow_tf32 = record.allow_tf32
     if hasattr(flags, "allow_fp16_accumulation"):
-        flags.allow_fp16_accumulation = math == "f16acc"
+        flags.allow_fp16_accumulation = record.fp16_accumulation
     try:
         yield
     finally:
@@ -100,8 +93,6 @@ def _baseline_runner(math: str, a_sets, b_sets) -> Callable[[int], torch.Tensor]
 
 
 def _kernel_runner(choice: Choice, a_sets, b_sets) -> Callable[[int], torch.Tensor]:
-    from ..api import matmul
-
     def run(i: int) -> torch.Tensor:
         return matmul(a_sets[i], b_sets[i], kernel=choice.spec.name, **choice.params)
     return run
@@ -119,9 +110,9 @@ def rel_error(out: torch.Tensor, ref: torch.Tensor) -> float:
     return float(diff / torch.linalg.vector_norm(ref).clamp_min(1e-300))
 
 
-CEILING_KIND = {("tf32", "fp32"): "tf32 m16n8k8", ("f16f32", "fp16"): "f16 m16n8k16",
-                ("f16f32", "bf16"): "bf16 m16n8k16", ("f16acc", "fp16"): "f16acc m16n8k16"}
-"""(kernel math, input dtype) -> the mma.sync instruction whose ceiling bounds it."""
+def ceiling_kind(math: str, dtype: torch.dtype) -> str | None:
+    """The mma.sync instruction whose ceiling bounds ``math`` on ``dtype`` inputs, if any."""
+    return catalog.math(math).ceilings.get(dtypes.name_of(dtype))
 
 
 GRAPH_BELOW_MS = 0.15
@@ -134,8 +125,7 @@ def ceiling_label(kind: str) -> str:
 
 
 def _ceiling_kinds(choices: list[Choice], dtype: torch.dtype) -> list[str]:
-    return sorted({CEILING_KIND[(c.spec.math, _SHORT[dtype])] for c in choices
-                   if (c.spec.math, _SHORT[dtype]) in CEILING_KIND})
+    return sorted({kind for c in choices if (kind := ceiling_kind(c.spec.math, dtype)) is not None})
 
 
 def bench_case(case: Case, choices: list[Choice], dtype: torch.dtype = torch.float32,
@@ -184,7 +174,7 @@ def bench_case(case: Case, choices: list[Choice], dtype: torch.dtype = torch.flo
         base_label = baseline_label(math_of[label], dtype)
         row: dict[str, Any] = {
             "m": case.m, "n": case.n, "k": case.k, "a_layout": case.a_layout,
-            "b_layout": case.b_layout, "dtype": _SHORT[dtype], "kernel": label,
+            "b_layout": case.b_layout, "dtype": _short(dtype), "kernel": label,
             "math": math_of[label], "baseline": None if is_baseline(label) else base_label,
             "median_ms": t.median_ms, "tflops": case.flops / t.median_ms / 1e9,
             "rel_err": errors[label], "runs": len(t.ms), "input_sets": n_sets,
@@ -198,7 +188,7 @@ def bench_case(case: Case, choices: list[Choice], dtype: torch.dtype = torch.flo
             row.update(baseline_ms=base.median_ms, time_ratio=ratio, speedup=1.0 / ratio)
             if label in graph_times and base_label in graph_times:
                 row["graph_speedup"] = 1.0 / timing.paired_ratio(graph_times[label], graph_times[base_label])
-            kind = CEILING_KIND.get((math_of[label], _SHORT[dtype]))
+            kind = ceiling_kind(math_of[label], dtype)
             if kind in ceiling_tflops:
                 row.update(ceiling_kind=kind, ceiling_tflops=ceiling_tflops[kind],
                            of_ceiling=row["tflops"] / ceiling_tflops[kind])
@@ -245,7 +235,7 @@ def run(cases: list[Case], choices: list[Choice], *, suite: str, family: str,
         for kind, c in ceilings.items():
             c["tflops_after"] = ceiling.measure(kind)["tflops"]
     return {
-        "family": family, "suite": suite, "dtype": _SHORT[dtype], "context": ctx,
+        "family": family, "suite": suite, "dtype": _short(dtype), "context": ctx,
         "ceiling": ceilings,
         "method": {
             "timing": "CUDA events around each call; median of interleaved rounds "

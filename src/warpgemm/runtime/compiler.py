@@ -137,11 +137,12 @@ def parse_ptxas_report(log: str, mangled_name: str) -> dict[str, int]:
     return report
 
 
-_memo: dict[str, CompiledKernel] = {}
-_memo_lock = threading.Lock()
-_by_name: dict[tuple[str, str, str], CompiledKernel] = {}
-"""Kernels this process already has, by (source, name expression, arch): the launch path looks
-here first, so a call costs a dictionary lookup, not a read and hash of the sources."""
+_loaded: dict[tuple[str, str, str], CompiledKernel] = {}
+"""The process's one cache of compiled kernels, by (source, name expression, arch): the launch
+path looks here first, so that a call costs a dictionary lookup, not a read and hash of the
+sources. Everything else that needs a kernel (instances, the tuner, the benchmark) asks
+:func:`compile_kernel` and keeps no kernels of its own."""
+_lock = threading.Lock()
 
 
 def compile_kernel(source: str, name_expression: str, arch: str | None = None) -> CompiledKernel:
@@ -151,19 +152,19 @@ def compile_kernel(source: str, name_expression: str, arch: str | None = None) -
     Within one process a kernel is compiled or loaded once: later edits of its source are seen
     by the next process (or after :func:`forget_loaded`)."""
     arch = arch or current_arch()
-    hit = _by_name.get((source, name_expression, arch))
+    key = (source, name_expression, arch)
+    hit = _loaded.get(key)
     if hit is not None:
         return hit
     kernel = _compile_or_load(source, name_expression, arch)
-    _by_name[(source, name_expression, arch)] = kernel
-    return kernel
+    with _lock:
+        return _loaded.setdefault(key, kernel)
 
 
 def forget_loaded() -> None:
     """Drop this process's kernels, so that the next call re-reads the sources."""
-    with _memo_lock:
-        _memo.clear()
-        _by_name.clear()
+    with _lock:
+        _loaded.clear()
 
 
 def _compile_or_load(source: str, name_expression: str, arch: str) -> CompiledKernel:
@@ -172,28 +173,21 @@ def _compile_or_load(source: str, name_expression: str, arch: str) -> CompiledKe
     options = _options(arch)
     key = cache.make_key(_FORMAT, nvrtc_version(), arch, repr(options), name_expression,
                          *(f"{name}\0{text}" for name, text in sorted(files.items())))
-    with _memo_lock:
-        hit = _memo.get(key)
-    if hit is not None:
-        return hit
-
     entry = cache.load(key)
     if entry is not None:
         meta, cubin = entry
-        kernel = CompiledKernel(source=source, name_expression=name_expression, arch=arch,
-                                cubin=cubin, mangled_name=meta["mangled_name"],
-                                registers=meta["registers"], spill_bytes=meta["spill_bytes"],
-                                shared_bytes=meta["shared_bytes"], stack_bytes=meta["stack_bytes"],
-                                log=meta.get("log", ""), from_cache=True)
-    else:
-        kernel = _compile(source, files[source], name_expression, arch, options)
-        cache.store(key, {"mangled_name": kernel.mangled_name, "registers": kernel.registers,
-                          "spill_bytes": kernel.spill_bytes, "shared_bytes": kernel.shared_bytes,
-                          "stack_bytes": kernel.stack_bytes, "log": kernel.log,
-                          "source": source, "name_expression": name_expression, "arch": arch},
-                    kernel.cubin)
-    with _memo_lock:
-        return _memo.setdefault(key, kernel)
+        return CompiledKernel(source=source, name_expression=name_expression, arch=arch,
+                              cubin=cubin, mangled_name=meta["mangled_name"],
+                              registers=meta["registers"], spill_bytes=meta["spill_bytes"],
+                              shared_bytes=meta["shared_bytes"], stack_bytes=meta["stack_bytes"],
+                              log=meta.get("log", ""), from_cache=True)
+    kernel = _compile(source, files[source], name_expression, arch, options)
+    cache.store(key, {"mangled_name": kernel.mangled_name, "registers": kernel.registers,
+                      "spill_bytes": kernel.spill_bytes, "shared_bytes": kernel.shared_bytes,
+                      "stack_bytes": kernel.stack_bytes, "log": kernel.log,
+                      "source": source, "name_expression": name_expression, "arch": arch},
+                kernel.cubin)
+    return kernel
 
 
 def _options(arch: str) -> dict[str, Any]:

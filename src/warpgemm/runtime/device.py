@@ -67,6 +67,20 @@ def current_arch() -> str:
     return arch_for_capability(*_capability())
 
 
+_archs: dict[int, str] = {}
+
+
+def arch_of(index: int) -> str:
+    """The arch of CUDA device ``index``, looked up once per device."""
+    arch = _archs.get(index)
+    if arch is None:
+        import torch
+
+        require_device("detecting the GPU architecture")
+        arch = _archs[index] = arch_for_capability(*torch.cuda.get_device_capability(index))
+    return arch
+
+
 def current_capability() -> int:
     major, minor = _capability()
     return major * 10 + minor

@@ -1,7 +1,17 @@
-"""Launch compiled kernels on torch's current CUDA stream."""
+"""Launch compiled kernels on torch's current CUDA stream.
+
+Two paths, one interface (:func:`launch`):
+
+- the common one, tensors and numpy scalars only, no cluster: ``cuda.core.launch``, with the
+  launch configuration and the stream wrapper cached;
+- kernels that take an opaque parameter block by value (a ``CUtensorMap``: 128 bytes, 64-byte
+  aligned) or are launched in thread-block clusters: ``cuLaunchKernelEx`` from
+  ``cuda.bindings``, with the argument array built here. cuda.core passes no structs by value.
+"""
 
 from __future__ import annotations
 
+import ctypes
 from typing import Any, Sequence
 
 import numpy as np
@@ -23,7 +33,39 @@ def _cuda_core_api() -> tuple[Any, Any, Any]:
         _cuda_core = (LaunchConfig, Stream, cuda_launch)
     return _cuda_core
 
+
 _SCALAR_TYPES = (np.int32, np.uint32, np.int64, np.uint64, np.float32, np.float64)
+_CTYPES = {np.int32: ctypes.c_int32, np.uint32: ctypes.c_uint32, np.int64: ctypes.c_int64,
+           np.uint64: ctypes.c_uint64, np.float32: ctypes.c_float, np.float64: ctypes.c_double}
+
+
+class ParamBlock:
+    """An opaque kernel parameter passed by value, such as a ``CUtensorMap`` (the kernel declares
+    it ``const __grid_constant__ CUtensorMap``). ``data`` is copied; the kernel's declaration
+    decides its alignment (64 bytes for a tensor map) and must match its size."""
+
+    __slots__ = ("data", "_buf")
+
+    def __init__(self, data: bytes | bytearray | memoryview, align: int = 64) -> None:
+        data = bytes(data)
+        if not data:
+            raise ValueError("a parameter block needs at least one byte")
+        if align & (align - 1) or align < 1:
+            raise ValueError(f"alignment must be a power of two, got {align}")
+        self.data = data
+        # A buffer of the block's size whose address is `align`-aligned: the driver copies the
+        # bytes, but an aligned source is what a struct of that alignment would be.
+        raw = (ctypes.c_ubyte * (len(data) + align))()
+        offset = -ctypes.addressof(raw) % align
+        self._buf = (raw, (ctypes.c_ubyte * len(data)).from_buffer(raw, offset))
+        ctypes.memmove(self._buf[1], data, len(data))
+
+    @property
+    def address(self) -> int:
+        return ctypes.addressof(self._buf[1])
+
+    def __len__(self) -> int:
+        return len(self.data)
 
 
 def _current_stream():
@@ -38,6 +80,10 @@ def _current_stream():
     return stream
 
 
+class _NeedsDriver(Exception):
+    """Raised by _marshal for a ParamBlock: the launch takes the driver path."""
+
+
 def _marshal(arg: Any, index: int) -> Any:
     import torch
 
@@ -47,32 +93,90 @@ def _marshal(arg: Any, index: int) -> Any:
         return arg.data_ptr()
     if isinstance(arg, _SCALAR_TYPES):
         return arg
+    if isinstance(arg, ParamBlock):
+        raise _NeedsDriver
     raise TypeError(
-        f"kernel argument {index} has type {type(arg).__name__}; pass tensors, or scalars as "
-        "numpy types of the exact C type (np.int32, np.float32, ...), never Python int/float")
+        f"kernel argument {index} has type {type(arg).__name__}; pass tensors, ParamBlocks, or "
+        "scalars as numpy types of the exact C type (np.int32, np.float32, ...), never Python int/float")
 
 
-def launch(kernel: CompiledKernel, grid: Sequence[int], block: Sequence[int], args: Sequence[Any],
-           shared_bytes: int = 0, device: int | None = None) -> None:
-    """Launch ``kernel`` with ``grid`` x ``block`` threads and ``shared_bytes`` of dynamic
-    shared memory on the current torch stream of ``device`` (default: the current device,
-    which must be ``device`` when given)."""
-    LaunchConfig, _, cuda_launch = _cuda_core_api()
-    grid = tuple(int(g) for g in grid) + (1,) * (3 - len(grid))
-    block = tuple(int(b) for b in block) + (1,) * (3 - len(block))
+def _check_shape(kernel: CompiledKernel, grid: tuple[int, ...], block: tuple[int, ...]) -> None:
     if min(grid) < 1 or min(block) < 1:
         raise ValueError(f"{kernel.name_expression}: empty launch grid={grid} block={block}")
     if grid[1] > 65535 or grid[2] > 65535:
         raise ValueError(f"{kernel.name_expression}: grid {grid} exceeds 65535 blocks in y or z")
+
+
+def launch(kernel: CompiledKernel, grid: Sequence[int], block: Sequence[int], args: Sequence[Any],
+           shared_bytes: int = 0, device: int | None = None,
+           cluster: Sequence[int] | None = None) -> None:
+    """Launch ``kernel`` with ``grid`` x ``block`` threads (``grid`` counts blocks, also with a
+    cluster) and ``shared_bytes`` of dynamic shared memory on the current torch stream of
+    ``device`` (default: the current device, which must be ``device`` when given). ``args`` are
+    CUDA tensors, numpy scalars and :class:`ParamBlock` s; ``cluster`` is the thread-block
+    cluster shape, which must divide the grid."""
+    grid = tuple(int(g) for g in grid) + (1,) * (3 - len(grid))
+    block = tuple(int(b) for b in block) + (1,) * (3 - len(block))
+    _check_shape(kernel, grid, block)
     if device is None:
         import torch
 
         device = torch.cuda.current_device()
     fn = kernel.function(device)
     kernel.ensure_dynamic_smem(shared_bytes, device)
-    marshalled = [_marshal(a, i) for i, a in enumerate(args)]
+    if cluster is None:
+        try:
+            marshalled = [_marshal(a, i) for i, a in enumerate(args)]
+        except _NeedsDriver:
+            marshalled = None
+    if cluster is not None or marshalled is None:
+        _launch_driver(kernel, fn, grid, block, args, int(shared_bytes), cluster)
+        return
+    LaunchConfig, _, cuda_launch = _cuda_core_api()
     key = (grid, block, int(shared_bytes))
     config = _configs.get(key)
     if config is None:
         config = _configs[key] = LaunchConfig(grid=grid, block=block, shmem_size=int(shared_bytes))
     cuda_launch(_current_stream(), config, fn, *marshalled)
+
+
+def _launch_driver(kernel: CompiledKernel, fn: Any, grid: tuple[int, ...], block: tuple[int, ...],
+                   args: Sequence[Any], shared_bytes: int, cluster: Sequence[int] | None) -> None:
+    """``cuLaunchKernelEx`` with a ``void**`` of argument addresses: the path for parameter
+    blocks passed by value and for cluster launches."""
+    import torch
+    from cuda.bindings import driver as cu
+
+    holders: list[Any] = []
+    for i, a in enumerate(args):
+        if isinstance(a, ParamBlock):
+            holders.append(a)
+            continue
+        value = _marshal(a, i)  # a tensor's address, or the numpy scalar
+        if isinstance(a, torch.Tensor):
+            holders.append(ctypes.c_uint64(value))
+        else:
+            holders.append(_CTYPES[type(value)](value))
+    addresses = [h.address if isinstance(h, ParamBlock) else ctypes.addressof(h) for h in holders]
+    argv = (ctypes.c_void_p * max(len(addresses), 1))(*addresses)
+
+    cfg = cu.CUlaunchConfig()
+    cfg.gridDimX, cfg.gridDimY, cfg.gridDimZ = grid
+    cfg.blockDimX, cfg.blockDimY, cfg.blockDimZ = block
+    cfg.sharedMemBytes = shared_bytes
+    cfg.hStream = cu.CUstream(torch.cuda.current_stream().cuda_stream)
+    attrs = []
+    if cluster is not None:
+        shape = tuple(int(c) for c in cluster) + (1,) * (3 - len(cluster))
+        if any(g % c for g, c in zip(grid, shape)):
+            raise ValueError(f"{kernel.name_expression}: cluster {shape} does not divide grid {grid}")
+        attr = cu.CUlaunchAttribute()
+        attr.id = cu.CUlaunchAttributeID.CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION
+        attr.value.clusterDim.x, attr.value.clusterDim.y, attr.value.clusterDim.z = shape
+        attrs.append(attr)
+    cfg.attrs = attrs
+    cfg.numAttrs = len(attrs)
+    (err,) = cu.cuLaunchKernelEx(cfg, fn.handle, ctypes.addressof(argv), 0)
+    if err != cu.CUresult.CUDA_SUCCESS:
+        raise RuntimeError(f"{kernel.name_expression}: cuLaunchKernelEx failed: {err.name} "
+                           f"(grid {grid}, block {block}, cluster {cluster}, {shared_bytes} B shared)")

@@ -12,7 +12,7 @@
 // it. So the operands are SETS fragments per lane, read once from `operands` (fill it with the
 // benchmark's own input distribution), and consecutive instructions use different sets. With
 // SETS = 1 every instruction sees the same operands: the ceiling on predictable data.
-#include "common/ptx.cuh"
+#include "arch/sm80.cuh"
 
 namespace wg {
 
@@ -22,15 +22,15 @@ namespace wg {
 template <int KIND>
 __device__ __forceinline__ void mma_step(float (&acc)[4], const uint32_t (&a)[4], const uint32_t (&b)[2]) {
     if constexpr (KIND == 0) {
-        mma_m16n8k8_tf32(acc, a, b);
+        SM80_16x8x8_F32TF32TF32F32_TN::fma(acc, a, b);
     } else if constexpr (KIND == 1) {
-        mma_m16n8k16_f16_f32(acc, a, b);
+        SM80_16x8x16_F32F16F16F32_TN::fma(acc, a, b);
     } else if constexpr (KIND == 2) {
-        mma_m16n8k16_bf16_f32(acc, a, b);
+        SM80_16x8x16_F32BF16BF16F32_TN::fma(acc, a, b);
     } else {
         // The fp16 accumulator lives in the first two registers, reinterpreted as f16x2 pairs.
         uint32_t (&d)[2] = *reinterpret_cast<uint32_t(*)[2]>(acc);
-        mma_m16n8k16_f16_f16(d, a, b);
+        SM80_16x8x16_F16F16F16F16_TN::fma(d, a, b);
     }
 }
 

@@ -22,12 +22,20 @@
 // Requires sm_80+ (bf16 wmma, cvt to f16x2/bf16x2), 16-byte aligned A and B with leading
 // dimensions a multiple of 8 elements (the host copies other inputs first). Correct for any
 // M, N, K >= 1: out-of-range chunks read as zeros and stores are masked.
-#include "common/hgemm_tiles.cuh"
+//
+// The register-staged tile copy is TileCopy in sm80/tile_copy.cuh (load, then store).
+#include "arch/sm80.cuh"
+#include "common/block_order.cuh"
+#include "sm80/block_tile.cuh"
+#include "sm80/epilogue.cuh"
+#include "sm80/mma.cuh"
+#include "sm80/smem_layout.cuh"
+#include "sm80/tile_copy.cuh"
 
 namespace wg {
 namespace hgemm_wmma {
 
-using namespace wg::hgemm;
+using namespace wg::sm80;
 
 // wmma fragment registers of one 16x16 operand: 8 b32 for fp16, 4 for bf16.
 template <typename T>
@@ -108,7 +116,7 @@ __global__ void __launch_bounds__(32 * (BM / WM) * (BN / WN))
 hgemm_wmma(const T* __restrict__ A, const T* __restrict__ B, TC* __restrict__ C, int M, int N, int K,
            int lda, int ldb, int ldc) {
     using namespace wg;
-    using namespace wg::hgemm;
+    using namespace wg::sm80;
     using namespace wg::hgemm_wmma;
     static_assert(is_16bit_float<T>, "T must be wg::half_t or wg::bf16_t");
     static_assert(is_16bit_float<TC> || same_type<TC, float>::value, "TC must be half_t, bf16_t or float");
@@ -117,7 +125,6 @@ hgemm_wmma(const T* __restrict__ A, const T* __restrict__ B, TC* __restrict__ C,
     static_assert(BK % 16 == 0, "BK must be a multiple of 16 (the k of one wmma)");
     constexpr int THREADS = 32 * (BM / WM) * (BN / WN);
     static_assert(THREADS <= 1024, "at most 1024 threads per block: use a larger warp tile");
-    constexpr int WARPS_N = BN / WN;
     constexpr int FM = WM / 16;
     constexpr int FN = WN / 16;
     constexpr int FR = FRAG_REGS<T>;
@@ -134,31 +141,19 @@ hgemm_wmma(const T* __restrict__ A, const T* __restrict__ B, TC* __restrict__ C,
     T* const sA = reinterpret_cast<T*>(dynamic_smem());
     T* const sB = sA + LayoutA::ELEMS;
 
-    const int tid = threadIdx.x;
-    const int lane = tid & 31;
-    const int warp = tid >> 5;
-    const int warp_m0 = (warp / WARPS_N) * WM;
-    const int warp_n0 = (warp % WARPS_N) * WN;
     int tile_m, tile_n;
     grid_tile(tile_m, tile_n);
-    const int m0 = tile_m * BM;
-    const int n0 = tile_n * BN;
-    const int k_tiles = (K + BK - 1) / BK;
+    const BlockTile<BM, BN, BK, WM, WN> at(tile_m, tile_n, K);
 
     using CopyA = TileCopy<T, LayoutA, A_KC, BM, BK, THREADS>;
     using CopyB = TileCopy<T, LayoutB, B_KC, BN, BK, THREADS>;
-    const CopyA copy_a(A, lda, m0, M, K, tid);
-    const CopyB copy_b(B, ldb, n0, N, K, tid);
+    const CopyA copy_a(A, lda, at.m0, M, K, at.tid);
+    const CopyB copy_b(B, ldb, at.n0, N, K, at.tid);
 
     float acc[FM][FN][8];
-#pragma unroll
-    for (int i = 0; i < FM; ++i)
-#pragma unroll
-        for (int j = 0; j < FN; ++j)
-#pragma unroll
-            for (int r = 0; r < 8; ++r) acc[i][j][r] = 0.0f;
+    zero(acc);
 
-    for (int kt = 0; kt < k_tiles; ++kt) {
+    for (int kt = 0; kt < at.k_tiles; ++kt) {
         uint4 ra[CopyA::PER_THREAD], rb[CopyB::PER_THREAD];
         copy_a.load(ra, kt, lda);
         copy_b.load(rb, kt, ldb);
@@ -170,10 +165,10 @@ hgemm_wmma(const T* __restrict__ A, const T* __restrict__ B, TC* __restrict__ C,
             uint32_t a[FM][FR], b[FN][FR];
 #pragma unroll
             for (int i = 0; i < FM; ++i)
-                load_a<T, A_ROW>(a[i], sA + LayoutA::offset(warp_m0 + 16 * i, 16 * ks), LDM_A);
+                load_a<T, A_ROW>(a[i], sA + LayoutA::offset(at.warp_m0 + 16 * i, 16 * ks), LDM_A);
 #pragma unroll
             for (int j = 0; j < FN; ++j)
-                load_b<T, B_ROW>(b[j], sB + LayoutB::offset(warp_n0 + 16 * j, 16 * ks), LDM_B);
+                load_b<T, B_ROW>(b[j], sB + LayoutB::offset(at.warp_n0 + 16 * j, 16 * ks), LDM_B);
 #pragma unroll
             for (int i = 0; i < FM; ++i)
 #pragma unroll
@@ -184,7 +179,7 @@ hgemm_wmma(const T* __restrict__ A, const T* __restrict__ B, TC* __restrict__ C,
 
     // Epilogue: the operand tiles are free (the loop ended on a barrier). Each warp moves one
     // 16x16 fragment at a time through its own 16 x LDP patch.
-    float* const patch = reinterpret_cast<float*>(dynamic_smem()) + warp * 16 * LDP;
+    float* const patch = reinterpret_cast<float*>(dynamic_smem()) + at.warp * 16 * LDP;
     const bool vec_ok = c_rows_16B_aligned(C, ldc);
 #pragma unroll
     for (int i = 0; i < FM; ++i)
@@ -192,8 +187,8 @@ hgemm_wmma(const T* __restrict__ A, const T* __restrict__ B, TC* __restrict__ C,
         for (int j = 0; j < FN; ++j) {
             wmma_store_d_f32(patch, acc[i][j], LDP);
             __syncwarp();
-            store_patch<TC, LDP>(C, ldc, M, N, m0 + warp_m0 + 16 * i, n0 + warp_n0 + 16 * j, patch, lane,
-                                 vec_ok);
+            store_patch<TC, LDP>(C, ldc, M, N, at.m0 + at.warp_m0 + 16 * i, at.n0 + at.warp_n0 + 16 * j, patch,
+                                 at.lane, vec_ok);
             __syncwarp();
         }
 }

@@ -8,7 +8,7 @@
 // 8-way conflict. Each conflict replays the access, and shared-memory bandwidth is what feeds the
 // tensor cores.
 //
-// Swizzle<3,3,3> (wg::hgemm::SwizzledSmem) views a tile as 128-byte lines of eight 16-byte
+// Swizzle<3,3,3> (wg::sm80::SwizzledSmem) views a tile as 128-byte lines of eight 16-byte
 // chunks and stores chunk c of line l at chunk c ^ (l % 8):
 //   k-contiguous (row-major A, column-major B):  Sw<3,3,3> o (MN,BK):(BK,1)
 //   mn-contiguous (column-major A, row-major B): Sw<3,3,3> o ((64,MN/64),BK):((1,64*BK),64)
@@ -20,17 +20,21 @@
 //
 // Requires what rung 04 requires, plus BK = 32 or 64 and, for an mn-contiguous operand, BM or
 // BN a multiple of 64.
-#include "hgemm/04_cp_async_pipeline.cu"
+//
+// The swizzled layout is SwizzledSmem in sm80/smem_layout.cuh; the main loop is rung 04's,
+// sm80/mainloop_cp_async.cuh.
+#include "common/block_order.cuh"
+#include "sm80/mainloop_cp_async.cuh"
 
 // C = A * B: rung 04's pipeline over swizzled shared tiles. Launch as rung 04.
 template <bool A_ROW, bool B_ROW, typename T, typename TC, int BM, int BN, int BK, int WM, int WN,
           int STAGES, int SWIZZLE>
-__global__ void __launch_bounds__(wg::hgemm::threads_for(BM, BN, WM, WN), 1)
+__global__ void __launch_bounds__(wg::sm80::threads_for(BM, BN, WM, WN), 1)
 hgemm_smem_swizzle(const T* __restrict__ A, const T* __restrict__ B, TC* __restrict__ C, int M, int N,
                    int K, int lda, int ldb, int ldc) {
     static_assert(SWIZZLE >= 1, "SWIZZLE is a panel width in tiles of C, at least 1");
     int tile_m, tile_n;
-    wg::hgemm::swizzled_tile<SWIZZLE>(blockIdx.x, (M + BM - 1) / BM, (N + BN - 1) / BN, tile_m, tile_n);
-    wg::hgemm::cp_async_pipeline_tile<wg::hgemm::SwizzledSmem, A_ROW, B_ROW, T, TC, BM, BN, BK, WM, WN,
+    wg::zigzag_panel_tile<SWIZZLE>(blockIdx.x, (M + BM - 1) / BM, (N + BN - 1) / BN, tile_m, tile_n);
+    wg::sm80::cp_async_pipeline_tile<wg::sm80::SwizzledSmem, A_ROW, B_ROW, T, TC, BM, BN, BK, WM, WN,
                                       STAGES>(A, B, C, M, N, K, lda, ldb, ldc, tile_m, tile_n);
 }

@@ -29,19 +29,23 @@
 // WM of 16, 32 or a multiple of 64, WN a multiple of 64, BK = 32 or 64, BM and BN multiples of 64,
 // a thread count that is a multiple of 64 and divides the tile copies evenly, at most 1024
 // threads.
-#include "hgemm/06_fragment_double_buffer.cu"
+//
+// The interior loop is sm80/interior_k_tiles.cuh (with TileCopy::cp_async_interior in
+// sm80/tile_copy.cuh); the rest is rung 06's main loop, sm80/mainloop_fragment_double_buffer.cuh.
+#include "common/block_order.cuh"
+#include "sm80/mainloop_fragment_double_buffer.cuh"
 
 // C = A * B, rung 06's kernel with every choice a parameter. Launch with rung 03's 1-D grid,
 // 32 * (BM/WM) * (BN/WN) threads and max(STAGES * (BM + BN) * BK * 2, BM * BN * sizeof(TC)) bytes
 // of dynamic shared memory.
 template <bool A_ROW, bool B_ROW, typename T, typename TC, int BM, int BN, int BK, int WM, int WN,
           int STAGES, int SWIZZLE>
-__global__ void __launch_bounds__(wg::hgemm::threads_for(BM, BN, WM, WN), 1)
+__global__ void __launch_bounds__(wg::sm80::threads_for(BM, BN, WM, WN), 1)
 hgemm_tuned(const T* __restrict__ A, const T* __restrict__ B, TC* __restrict__ C, int M, int N, int K,
             int lda, int ldb, int ldc) {
     static_assert(SWIZZLE >= 1, "SWIZZLE is a panel width in tiles of C, at least 1");
     int tile_m, tile_n;
-    wg::hgemm::swizzled_tile<SWIZZLE>(blockIdx.x, (M + BM - 1) / BM, (N + BN - 1) / BN, tile_m, tile_n);
-    wg::hgemm::double_buffered_tile<false, true, A_ROW, B_ROW, T, TC, BM, BN, BK, WM, WN, STAGES>(
+    wg::zigzag_panel_tile<SWIZZLE>(blockIdx.x, (M + BM - 1) / BM, (N + BN - 1) / BN, tile_m, tile_n);
+    wg::sm80::double_buffered_tile<false, true, A_ROW, B_ROW, T, TC, BM, BN, BK, WM, WN, STAGES>(
         A, B, C, M, N, K, lda, ldb, ldc, tile_m, tile_n);
 }

@@ -5,7 +5,7 @@
 // smem + row_offset[l] (in 16-bit elements) to ldmatrix .x{NUM}{.trans} and writes its NUM
 // result registers to out[l * NUM + r]. Used to check warpgemm.layout's ldmatrix copy atoms
 // against the hardware, and, under ncu, the bank model's wavefront counts.
-#include "common/ptx.cuh"
+#include "arch/sm75.cuh"
 
 template <int NUM, bool TRANS>
 __global__ void ldmatrix_probe(const wg::uint16_t* tile, const wg::int32_t* row_offset,
@@ -21,11 +21,11 @@ __global__ void ldmatrix_probe(const wg::uint16_t* tile, const wg::int32_t* row_
     const wg::uint16_t* row = smem + row_offset[lane];
     wg::uint32_t r[NUM];
     if constexpr (NUM == 1) {
-        if constexpr (TRANS) wg::ldmatrix_x1_trans(r, row); else wg::ldmatrix_x1(r, row);
+        if constexpr (TRANS) wg::SM75_U16x2_LDSM_T::copy(r, row); else wg::SM75_U32x1_LDSM_N::copy(r, row);
     } else if constexpr (NUM == 2) {
-        if constexpr (TRANS) wg::ldmatrix_x2_trans(r, row); else wg::ldmatrix_x2(r, row);
+        if constexpr (TRANS) wg::SM75_U16x4_LDSM_T::copy(r, row); else wg::SM75_U32x2_LDSM_N::copy(r, row);
     } else {
-        if constexpr (TRANS) wg::ldmatrix_x4_trans(r, row); else wg::ldmatrix_x4(r, row);
+        if constexpr (TRANS) wg::SM75_U16x8_LDSM_T::copy(r, row); else wg::SM75_U32x4_LDSM_N::copy(r, row);
     }
     for (int i = 0; i < NUM; ++i) {
         out[threadIdx.x * NUM + i] = r[i];

@@ -4,7 +4,7 @@
 // (RA, RB, RC = registers per lane for the instruction), issues the instruction once and writes
 // D to d[l * RC + i]. The host packs and unpacks the fragments with warpgemm.layout's MMA atom
 // TV layouts, so a wrong layout shows up as a wrong product.
-#include "common/ptx.cuh"
+#include "arch/sm80.cuh"
 
 // The instructions, by the CuTe atom they implement.
 enum MmaProbe : int {
@@ -38,7 +38,7 @@ __global__ void mma_probe(const wg::uint32_t* a, const wg::uint32_t* b, const wg
     if constexpr (KIND == F16F16F16F16_16x8x16) {
         Frags<4, 2, 2> f;
         load_frags(f, a, b, c, lane);
-        wg::mma_m16n8k16_f16_f16(f.c, f.a, f.b);
+        wg::SM80_16x8x16_F16F16F16F16_TN::fma(f.c, f.a, f.b);
         for (int i = 0; i < 2; ++i) d[lane * 2 + i] = f.c[i];
     } else if constexpr (KIND == F32F16F16F32_16x8x16 || KIND == F32BF16BF16F32_16x8x16 ||
                          KIND == F32TF32TF32F32_16x8x8) {
@@ -47,11 +47,11 @@ __global__ void mma_probe(const wg::uint32_t* a, const wg::uint32_t* b, const wg
         float acc[4];
         for (int i = 0; i < 4; ++i) acc[i] = reinterpret_cast<const float*>(f.c)[i];
         if constexpr (KIND == F32F16F16F32_16x8x16) {
-            wg::mma_m16n8k16_f16_f32(acc, f.a, f.b);
+            wg::SM80_16x8x16_F32F16F16F32_TN::fma(acc, f.a, f.b);
         } else if constexpr (KIND == F32BF16BF16F32_16x8x16) {
-            wg::mma_m16n8k16_bf16_f32(acc, f.a, f.b);
+            wg::SM80_16x8x16_F32BF16BF16F32_TN::fma(acc, f.a, f.b);
         } else {
-            wg::mma_m16n8k8_tf32(acc, f.a, f.b);
+            wg::SM80_16x8x8_F32TF32TF32F32_TN::fma(acc, f.a, f.b);
         }
         for (int i = 0; i < 4; ++i) reinterpret_cast<float*>(d)[lane * 4 + i] = acc[i];
     } else if constexpr (KIND == S32S8S8S32_16x8x32 || KIND == S32S4S4S32_16x8x64) {
@@ -60,22 +60,22 @@ __global__ void mma_probe(const wg::uint32_t* a, const wg::uint32_t* b, const wg
         wg::int32_t acc[4];
         for (int i = 0; i < 4; ++i) acc[i] = static_cast<wg::int32_t>(f.c[i]);
         if constexpr (KIND == S32S8S8S32_16x8x32) {
-            wg::mma_m16n8k32_s8(acc, f.a, f.b);
+            wg::SM80_16x8x32_S32S8S8S32_TN::fma(acc, f.a, f.b);
         } else {
-            wg::mma_m16n8k64_s4(acc, f.a, f.b);
+            wg::SM80_16x8x64_S32S4S4S32_TN::fma(acc, f.a, f.b);
         }
         for (int i = 0; i < 4; ++i) d[lane * 4 + i] = static_cast<wg::uint32_t>(acc[i]);
     } else if constexpr (KIND == S32S4S4S32_8x8x32) {
         Frags<1, 1, 2> f;
         load_frags(f, a, b, c, lane);
         wg::int32_t acc[2] = {static_cast<wg::int32_t>(f.c[0]), static_cast<wg::int32_t>(f.c[1])};
-        wg::mma_m8n8k32_s4(acc, f.a, f.b);
+        wg::SM80_8x8x32_S32S4S4S32_TN::fma(acc, f.a, f.b);
         for (int i = 0; i < 2; ++i) d[lane * 2 + i] = static_cast<wg::uint32_t>(acc[i]);
     } else {
         static_assert(KIND == F16F16F16F16_8x8x4, "unknown probe kind");
         Frags<2, 2, 4> f;
         load_frags(f, a, b, c, lane);
-        wg::mma_m8n8k4_f16_f16(f.c, f.a, f.b);
+        wg::SM70_8x8x4_F16F16F16F16_TN::fma(f.c, f.a, f.b);
         for (int i = 0; i < 4; ++i) d[lane * 4 + i] = f.c[i];
     }
 }

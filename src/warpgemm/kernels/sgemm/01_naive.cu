@@ -9,7 +9,7 @@
 // Every product reads two floats for one FFMA: the kernel is bound by memory traffic, which is
 // what rung 02 attacks. It requires nothing: any alignment, any layout, any M, N, K >= 1 (a
 // thread whose element lies outside C does nothing; there is no barrier to skip).
-#include "common/ptx.cuh"
+#include "common/types.cuh"
 
 template <bool A_ROW, bool B_ROW, int BM, int BN>
 __global__ void __launch_bounds__(BM * BN)

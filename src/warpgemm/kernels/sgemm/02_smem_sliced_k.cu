@@ -15,7 +15,7 @@
 //
 // Per product a thread still reads two floats, now from shared memory: rung 03 makes each
 // thread compute several outputs so that a value read once feeds several FFMAs.
-#include "common/ptx.cuh"
+#include "common/types.cuh"
 
 template <bool A_ROW, bool B_ROW, int BM, int BN, int BK>
 __global__ void __launch_bounds__(BM * BN)

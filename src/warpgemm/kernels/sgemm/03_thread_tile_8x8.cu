@@ -20,7 +20,6 @@
 // Requires A and B base pointers 16-byte aligned and lda, ldb multiples of 4 floats (the host
 // copies other inputs first). Correct for any M, N, K >= 1; C stores are masked, and 16-byte
 // only where a run-time check shows C's rows are aligned.
-#include "common/ptx.cuh"
 #include "common/tile_io.cuh"
 #include "common/ffma_tile.cuh"
 

@@ -20,7 +20,6 @@
 //
 // Each slice is still loaded, stored, synchronised and computed in turn, two barriers per
 // slice: rung 05 overlaps the loads of the next slice with the FFMAs of this one.
-#include "common/ptx.cuh"
 #include "common/tile_io.cuh"
 #include "common/ffma_tile.cuh"
 

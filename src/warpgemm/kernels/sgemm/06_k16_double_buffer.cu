@@ -18,7 +18,6 @@
 // Requires A and B base pointers 16-byte aligned and lda, ldb multiples of 4 floats (the host
 // copies other inputs first). Correct for any M, N, K >= 1: chunks past the matrix are
 // zero-filled, C stores are masked (16-byte only where C's rows are aligned).
-#include "common/ptx.cuh"
 #include "common/tile_io.cuh"
 #include "common/ffma_tile.cuh"
 

@@ -38,7 +38,8 @@
 // floats (the host copies other inputs first), and STAGES x ((BM + BN) x (BK + 4) + (BM + BN) / 2)
 // floats of dynamic shared memory. Correct for any M, N, K >= 1: chunks past the matrix are
 // zero-filled, C stores are masked (16-byte only where C's rows are aligned).
-#include "common/ptx.cuh"
+#include "arch/sm80.cuh"
+#include "common/util.cuh"
 #include "common/tile_io.cuh"
 #include "common/ffma_tile.cuh"
 
@@ -47,15 +48,6 @@ namespace ffma_cp_async {
 using wg::int64_t;
 using wg::uint32_t;
 
-// The type T when B is true, F otherwise.
-template <bool B, class T, class F>
-struct Select {
-    using type = T;
-};
-template <class T, class F>
-struct Select<false, T, F> {
-    using type = F;
-};
 
 // A k-contiguous (TILE_MN, BK) tile in shared memory: rows of BK + 4 floats, and 4 more floats
 // after every group of 8 rows:
@@ -92,8 +84,8 @@ struct SmemTileMn {
 
 // The shared tile of one stage of an operand: its global order (see the header).
 template <bool K_CONTIG, int TILE_MN, int BK>
-using StageTile = typename Select<K_CONTIG, SmemTileK<TILE_MN, BK>,
-                                  SmemTileMn<TILE_MN, BK>>::type;
+using StageTile = typename wg::pick<K_CONTIG, SmemTileK<TILE_MN, BK>,
+                                     SmemTileMn<TILE_MN, BK>>::type;
 
 // The cp.async copies of a (TILE_MN, BK) operand slice into its shared tile Smem, in 16-byte
 // chunks along the operand's contiguous dimension. The slice is LINES lines of PER_LINE chunks
@@ -176,7 +168,7 @@ struct AsyncSliceCopy {
 #pragma unroll
             for (int p = 0; p < PASSES; ++p) {
                 if (!has(UNITS % THREADS == 0 ? 0 : wg::reread_tid_x(), p)) continue;
-                wg::cp_async_16(s + dst + Smem::offset(mn_step(p), k_step(p)),
+                wg::SM80_CP_ASYNC_CACHEGLOBAL_ZFILL::copy(s + dst + Smem::offset(mn_step(p), k_step(p)),
                                 src + wg::operand_offset<K_CONTIG>(mn_step(p), k_step(p), ld));
             }
         } else {
@@ -193,7 +185,7 @@ struct AsyncSliceCopy {
                 valid = valid < 0 ? 0 : valid > 4 ? 4 : valid;
                 const float* chunk =
                     src + wg::operand_offset<K_CONTIG>(mn_step(p), k_step(p), ld);
-                wg::cp_async_16(s + dst + Smem::offset(mn_step(p), k_step(p)),
+                wg::SM80_CP_ASYNC_CACHEGLOBAL_ZFILL::copy(s + dst + Smem::offset(mn_step(p), k_step(p)),
                                 valid > 0 ? chunk : X, 4 * valid);
             }
         }

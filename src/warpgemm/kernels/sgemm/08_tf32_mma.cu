@@ -34,16 +34,21 @@
 // multiples of 4 floats (the host copies other inputs to aligned buffers first). C is
 // (M,N):(ldc,1); 8-byte stores are used only where a run-time check shows they are aligned.
 // Correct for any M, N, K >= 1: out-of-range chunks are zero-filled and stores are masked.
-#include "common/ptx.cuh"
+//
+// The block order is grouped_rows_tile in common/block_order.cuh.
+#include "arch/sm80.cuh"
+#include "common/block_order.cuh"
+#include "sm80/block_tile.cuh"
+#include "sm80/mma.cuh"
 
 namespace tf32_mma {
 
+using wg::imax;
+using wg::imin;
 using wg::int64_t;
 using wg::uint32_t;
-
-__host__ __device__ constexpr int threads_for(int BM, int BN, int WM, int WN) {
-    return 32 * (BM / WM) * (BN / WN);
-}
+using wg::sm80::Fragments;
+using wg::sm80::threads_for;
 
 // Registers a thread needs, roughly: its accumulators (WM*WN/32), two buffers of fragments
 // (WM/4 + WN/4 each) and `overhead` for addresses, indices and the copies.
@@ -57,9 +62,6 @@ __host__ __device__ constexpr int min_blocks_for(int BM, int BN, int WM, int WN)
     return 2 * threads_for(BM, BN, WM, WN) * registers_for(WM, WN, 24) <= 65536 ? 2 : 1;
 }
 
-__host__ __device__ constexpr int imax(int a, int b) { return a > b ? a : b; }
-__host__ __device__ constexpr int imin(int a, int b) { return a < b ? a : b; }
-
 // One stage of one operand: a TILE_MN x BK slice of A (mn = m) or of B^T (mn = n).
 // Both layouts fit in STAGE_FLOATS, so the shared-memory size does not depend on the layout.
 template <bool K_CONTIG, int TILE_MN, int BK>
@@ -72,20 +74,6 @@ struct StageLayout {
         return K_CONTIG ? mn * LD + k : k * LD + mn;
     }
 };
-
-// Block index -> (tile_m, tile_n) of C. Blocks walk down a group of SWIZZLE tile-rows within
-// one tile-column, then move to the next tile-column; the last group may have fewer rows.
-// SWIZZLE = 1 is plain row-by-row order.
-template <int SWIZZLE>
-__device__ __forceinline__ void swizzled_tile(int block, int tiles_m, int tiles_n, int& tile_m,
-                                              int& tile_n) {
-    const int blocks_per_group = SWIZZLE * tiles_n;
-    const int first_m = (block / blocks_per_group) * SWIZZLE;
-    const int rows = imin(tiles_m - first_m, SWIZZLE);
-    const int in_group = block % blocks_per_group;
-    tile_m = first_m + in_group % rows;
-    tile_n = in_group / rows;
-}
 
 // The cp.async copies of one operand, TILE_MN x BK per k-tile, for one thread. X is
 // (MN,K):(ld,1) when K_CONTIG, else (MN,K):(1,ld). The tile is cut into 16-byte chunks along
@@ -145,9 +133,9 @@ struct TileLoader {
             const float* src_i = tile_src + static_cast<int64_t>(i * ROW_STEP) * ld;
             if (guarded) {
                 const int bytes = i * ROW_STEP < rows_left ? in_row * 4 : 0;
-                wg::cp_async_16(dst_i, bytes > 0 ? src_i : X, bytes);
+                wg::SM80_CP_ASYNC_CACHEGLOBAL_ZFILL::copy(dst_i, bytes > 0 ? src_i : X, bytes);
             } else {
-                wg::cp_async_16(dst_i, src_i);
+                wg::SM80_CP_ASYNC_CACHEGLOBAL_ZFILL::copy(dst_i, src_i);
             }
         }
     }
@@ -191,7 +179,7 @@ __device__ __forceinline__ int b_lane_offset(int lane) {
 template <bool K_CONTIG, int LD>
 __device__ __forceinline__ void load_a_fragment(uint32_t (&a)[4], const float* p) {
     if constexpr (K_CONTIG) {
-        wg::ldmatrix_x4(a, p);
+        wg::SM75_U32x4_LDSM_N::copy(a, p);
 #pragma unroll
         for (int r = 0; r < 4; ++r) a[r] = wg::cvt_tf32(__uint_as_float(a[r]));
     } else {
@@ -210,7 +198,7 @@ __device__ __forceinline__ void load_b_fragments(uint32_t (&b0)[2], uint32_t (&b
                                                  const float* p) {
     if constexpr (K_CONTIG) {
         uint32_t r[4];
-        wg::ldmatrix_x4(r, p);
+        wg::SM75_U32x4_LDSM_N::copy(r, p);
         b0[0] = wg::cvt_tf32(__uint_as_float(r[0]));
         b0[1] = wg::cvt_tf32(__uint_as_float(r[1]));
         b1[0] = wg::cvt_tf32(__uint_as_float(r[2]));
@@ -222,13 +210,6 @@ __device__ __forceinline__ void load_b_fragments(uint32_t (&b0)[2], uint32_t (&b
         b1[1] = wg::cvt_tf32(p[8 + 4 * LD]);
     }
 }
-
-// The operand fragments of one k8 step of a warp tile: MT m16 A fragments, NT n8 B fragments.
-template <int MT, int NT>
-struct Fragments {
-    uint32_t a[MT][4];
-    uint32_t b[NT][2];
-};
 
 // Read the fragments of k8 step `ks` of a stage; a_lane and b_lane point at the warp's lane
 // elements of k8 step 0 in that stage.
@@ -252,7 +233,7 @@ __device__ __forceinline__ void mma_k_step(float (&acc)[MT][NT][4], const Fragme
 #pragma unroll
     for (int i = 0; i < MT; ++i)
 #pragma unroll
-        for (int j = 0; j < NT; ++j) wg::mma_m16n8k8_tf32(acc[i][j], f.a[i], f.b[j]);
+        for (int j = 0; j < NT; ++j) wg::SM80_16x8x8_F32TF32TF32F32_TN::fma(acc[i][j], f.a[i], f.b[j]);
 }
 
 // Write the warp's WM x WN accumulator tile, whose first element is C(m0, n0), with masking.
@@ -340,7 +321,7 @@ sgemm_tf32_mma(const float* __restrict__ A, const float* __restrict__ B, float* 
     const int warp_n = warp % WARPS_N;
 
     int tile_m, tile_n;
-    swizzled_tile<SWIZZLE>(blockIdx.x, (M + BM - 1) / BM, (N + BN - 1) / BN, tile_m, tile_n);
+    wg::grouped_rows_tile<SWIZZLE>(blockIdx.x, (M + BM - 1) / BM, (N + BN - 1) / BN, tile_m, tile_n);
     const int m0 = tile_m * BM;
     const int n0 = tile_n * BN;
     const int k_tiles = (K + BK - 1) / BK;
@@ -365,12 +346,7 @@ sgemm_tf32_mma(const float* __restrict__ A, const float* __restrict__ B, float* 
     }
 
     float acc[MT][NT][4];
-#pragma unroll
-    for (int i = 0; i < MT; ++i)
-#pragma unroll
-        for (int j = 0; j < NT; ++j)
-#pragma unroll
-            for (int r = 0; r < 4; ++r) acc[i][j][r] = 0.0f;
+    wg::sm80::zero(acc);
 
     Fragments<MT, NT> frag[2];
     int read_stage = 0;            // stage holding k-tile kt

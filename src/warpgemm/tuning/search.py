@@ -1,137 +1,24 @@
-"""The autotuner: for one kernel and one problem, try the parameter choices of the kernel's
-tuning space on this GPU and remember the fastest, on disk, per device.
-
-``warpgemm.matmul`` then runs a kernel whose spec says ``autotune=True`` with the remembered
-choice for that exact problem (shape, dtypes, layouts), and with the spec's defaults where
-nothing was tuned yet. ``warpgemm tune`` (or :func:`tune`) fills the table.
+"""The offline tuning search: time every legal parameter choice of a kernel on one problem on
+this GPU, and remember the fastest in the tuning table (:mod:`warpgemm.tuning.table`).
 """
 
 from __future__ import annotations
 
 import itertools
-import json
 import os
-import tempfile
-import threading
-import time
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, Mapping
 
-from . import catalog
-from .catalog import KernelSpec
-from .errors import CompileError
-from .runtime.cache import cache_root
+from .. import catalog, dtypes
+from ..api import matmul
+from ..bench import timing
+from ..catalog import KernelSpec
+from ..errors import CompileError
+from ..runtime.compiler import compile_kernel
+from ..runtime.device import current_arch, require_device
+from .table import Problem, remember
 
 _BATCH = 5
-_lock = threading.RLock()  # re-entered: tune() holds it while _read() takes it
-_loaded: dict[Path, tuple[float, dict[str, Any]]] = {}
-
-
-@dataclass(frozen=True)
-class Problem:
-    m: int
-    n: int
-    k: int
-    in_dtype: str
-    out_dtype: str
-    a_layout: str
-    b_layout: str
-
-    def key(self, spec: KernelSpec) -> str:
-        return (f"{spec.name}|{self.in_dtype}->{self.out_dtype}|{self.a_layout[0]}{self.b_layout[0]}"
-                f"|{self.m}x{self.n}x{self.k}")
-
-
-def _device_tag() -> str:
-    import torch
-
-    props = torch.cuda.get_device_properties(torch.cuda.current_device())
-    name = "".join(ch if ch.isalnum() else "_" for ch in props.name)
-    return f"{name}_sm{props.major}{props.minor}_{props.multi_processor_count}sm"
-
-
-def table_path() -> Path:
-    """Where this device's choices are kept: ``<cache>/tuning/<device>.json``."""
-    return cache_root() / "tuning" / f"{_device_tag()}.json"
-
-
-_paths: dict[tuple[str, int], Path] = {}
-
-
-def _table_path_cached() -> Path:
-    import torch
-
-    key = (os.environ.get("WARPGEMM_CACHE", ""), torch.cuda.current_device())
-    path = _paths.get(key)
-    if path is None:
-        path = _paths[key] = table_path()
-    return path
-
-
-_RECHECK_SECONDS = 1.0
-_checked: dict[Path, float] = {}
-
-
-def _read(path: Path, *, fresh: bool = False) -> dict[str, Any]:
-    """The table at ``path``; re-read when its file changed, checked at most once a second on
-    the launch path (``fresh`` checks now)."""
-    now = time.monotonic()
-    with _lock:
-        hit = _loaded.get(path)
-        if hit and not fresh and now - _checked.get(path, 0.0) < _RECHECK_SECONDS:
-            return hit[1]
-        _checked[path] = now
-    try:
-        mtime = path.stat().st_mtime
-    except OSError:
-        with _lock:
-            _loaded[path] = (-1.0, {})
-        return {}
-    with _lock:
-        hit = _loaded.get(path)
-        if hit and hit[0] == mtime:
-            return hit[1]
-    try:
-        table = json.loads(path.read_text())
-        if not isinstance(table, dict):
-            table = {}
-    except (OSError, ValueError):
-        table = {}  # an unreadable table is treated as empty, and rewritten by the next tune
-    with _lock:
-        _loaded[path] = (mtime, table)
-    return table
-
-
-def _write(path: Path, table: dict[str, Any]) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".json")
-    with os.fdopen(fd, "w") as f:
-        json.dump(table, f, indent=1, sort_keys=True)
-    os.replace(tmp, path)
-
-
-_resolved: dict[str, tuple[dict[str, Any], dict[str, int] | None]] = {}
-"""Problem key -> (the table it was read from, its resolved parameters): the launch path
-validates a remembered choice once per table, not on every call."""
-
-
-def lookup(spec: KernelSpec, problem: Problem) -> dict[str, int] | None:
-    """The remembered parameters for ``problem``, or None."""
-    table = _read(_table_path_cached())
-    key = problem.key(spec)
-    hit = _resolved.get(key)
-    if hit is not None and hit[0] is table:
-        return None if hit[1] is None else dict(hit[1])
-    entry = table.get(key)
-    params = None
-    if entry:
-        try:
-            params = spec.resolve(entry.get("params"))
-        except (ValueError, TypeError):
-            params = None  # the spec changed since; ignore the stale choice
-    _resolved[key] = (table, params)
-    return None if params is None else dict(params)
 
 
 def candidates(spec: KernelSpec) -> list[dict[str, int]]:
@@ -148,8 +35,6 @@ def candidates(spec: KernelSpec) -> list[dict[str, int]]:
 def _compile_one(job: tuple[str, str, str]) -> str | None:
     """Compile one candidate into the disk cache (run in a worker process); the error, if any."""
     source, name_expression, arch = job
-    from .runtime.compiler import compile_kernel
-
     try:
         compile_kernel(source, name_expression, arch)
     except CompileError as exc:
@@ -164,10 +49,9 @@ def precompile(spec: KernelSpec, cands: list[dict[str, int]], problem: Problem, 
     import concurrent.futures as cf
     import multiprocessing as mp
 
-    jobs = [(spec.source, spec.name_expression(problem.a_layout == catalog.ROW,
-                                               problem.b_layout == catalog.ROW, p,
-                                               problem.in_dtype, problem.out_dtype), arch)
-            for p in cands]
+    instances = [spec.instance(problem.a_layout, problem.b_layout, problem.in_dtype, problem.out_dtype, p)
+                 for p in cands]
+    jobs = [(inst.source, inst.name_expression, arch) for inst in instances]
     workers = workers or min(len(jobs), os.cpu_count() or 1)
     if workers <= 1:
         for job in jobs:
@@ -196,19 +80,14 @@ def tune(name: str, m: int, n: int, k: int, *, dtype: Any = None, out_dtype: Any
     ``space`` limits the search to these parameter choices (default: :func:`candidates`)."""
     import torch
 
-    from .api import matmul
-    from .bench import timing
-    from .runtime.device import require_device
-
     spec = catalog.get(name)
     cands = candidates(spec) if space is None else [spec.resolve(p) for p in space]
     if not cands:
         raise ValueError(f"tune {name}: the search space is empty")
     require_device("tuning")
-    dtype = dtype or getattr(torch, spec.in_dtypes[0])
-    out_dtype = out_dtype or dtype
-    problem = Problem(m, n, k, str(dtype).removeprefix("torch."), str(out_dtype).removeprefix("torch."),
-                      a_layout, b_layout)
+    dtype = dtype or dtypes.torch_dtype(spec.in_dtypes[0])
+    out_dtype = out_dtype or dtypes.torch_dtype(spec.default_out_dtype(dtypes.name_of(dtype)))
+    problem = Problem(m, n, k, dtypes.name_of(dtype), dtypes.name_of(out_dtype), a_layout, b_layout)
 
     def operand(rows: int, cols: int, layout: str) -> torch.Tensor:
         t = torch.randn((rows, cols) if layout == "row" else (cols, rows), device="cuda").to(dtype)
@@ -219,8 +98,6 @@ def tune(name: str, m: int, n: int, k: int, *, dtype: Any = None, out_dtype: Any
     ref = (a.double() @ b.double()).to(torch.float32)
     tol = 2e-2  # a wrong candidate is off by O(1); rounding of half-precision output is far below
     tried: list[tuple[dict[str, int], float | None, str]] = []
-    from .runtime.device import current_arch
-
     precompile(spec, cands, problem, current_arch())
 
     def captured(p: dict[str, int]) -> torch.cuda.CUDAGraph:
@@ -270,21 +147,3 @@ def tune(name: str, m: int, n: int, k: int, *, dtype: Any = None, out_dtype: Any
     return TuneResult(best, best_ms, tried)
 
 
-def remember(spec: KernelSpec, problem: Problem, params: Mapping[str, int], ms: float,
-             **info: Any) -> None:
-    """Record ``params`` as the choice for ``problem`` in this device's table, keeping the
-    other entries (the file is rewritten atomically)."""
-    path = _table_path_cached()
-    with _lock:
-        table = dict(_read(path, fresh=True))
-        table[problem.key(spec)] = {"params": dict(params), "ms": ms, **info}
-        _write(path, table)
-        _checked.pop(path, None)
-
-
-def choose(spec: KernelSpec, problem: Problem, overrides: Mapping[str, int]) -> dict[str, int]:
-    """The parameters ``matmul`` runs: explicit overrides win; otherwise, for an autotuned
-    spec, the remembered choice for this problem; otherwise the spec's defaults."""
-    if overrides or not spec.autotune:
-        return spec.resolve(overrides)
-    return lookup(spec, problem) or spec.resolve()

@@ -1,0 +1,125 @@
+#!/usr/bin/env python3
+"""Compile every catalogue kernel instantiation (every layout and dtype pair at its defaults,
+plus the parameter sets of the committed tuning table) and the bench/probe kernels, and record
+a SHA-256 of each cubin's code, so that a refactor can be shown to leave the machine code
+unchanged. No GPU is needed.
+
+    WARPGEMM_CACHE=/tmp/snap-cache python scripts/sass_snapshot.py out.json [--arch sm_90a sm_80]
+    python scripts/sass_snapshot.py --compare before.json after.json
+
+The hash covers the kernel's ``.text`` section (its SASS), its ``.nv.info`` resource notes and
+its shared-memory size, read from the cubin's ELF section table, so that symbol names do not
+count.
+"""
+
+from __future__ import annotations
+
+import argparse
+import concurrent.futures as cf
+import hashlib
+import json
+import multiprocessing as mp
+import struct
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "src"))
+
+
+def _sections(cubin: bytes) -> dict[str, bytes]:
+    """The named sections of a 64-bit little-endian ELF file (a section with no file contents,
+    SHT_NOBITS such as .nv.shared, as its size only)."""
+    shoff, = struct.unpack_from("<Q", cubin, 0x28)
+    shentsize, shnum, shstrndx = struct.unpack_from("<HHH", cubin, 0x3A)
+    heads = [struct.unpack_from("<IIQQQQIIQQ", cubin, shoff + i * shentsize) for i in range(shnum)]
+    names_off = heads[shstrndx][4]
+    out = {}
+    for name, kind, _flags, _addr, off, size, *_ in heads:
+        end = cubin.index(b"\0", names_off + name)
+        out[cubin[names_off + name:end].decode()] = size.to_bytes(8, "little") if kind == 8 else cubin[off:off + size]
+    return out
+
+
+def code_hash(cubin: bytes) -> str:
+    h = hashlib.sha256()
+    for name, data in sorted(_sections(cubin).items()):
+        if name.startswith(".text.") or name.startswith(".nv.info.") or name.startswith(".nv.shared."):
+            kind = name.split(".")[1] + "." + name.split(".")[2] if name.startswith(".nv.") else "text"
+            h.update(kind.encode() + b"\0" + len(data).to_bytes(8, "little") + data)
+    return h.hexdigest()
+
+
+def jobs(archs: list[str]) -> list[tuple[str, str, str]]:
+    from warpgemm import catalog
+
+    out: list[tuple[str, str, str]] = []
+    tuned = json.loads((ROOT / "docs/results/hgemm_tuning.json").read_text())
+    tuned_params = sorted({tuple(sorted(v["params"].items())) for v in tuned.values()})
+    for arch in archs:
+        for spec in catalog.CATALOG:
+            param_sets = [dict(spec.params)]
+            if spec.name == "hgemm/07_tuned":
+                param_sets += [spec.resolve(dict(p)) for p in tuned_params]
+            for la, lb in spec.layouts:
+                for din in spec.in_dtypes:
+                    outs = [d for d in spec.out_dtypes if d in (din, "float32")]
+                    for dout in outs:
+                        for p in param_sets:
+                            if hasattr(spec, "instance"):
+                                inst = spec.instance(la, lb, din, dout, p)
+                                src, expr = inst.source, inst.name_expression
+                            else:
+                                src = spec.source
+                                expr = spec.name_expression(la == "row", lb == "row", p, din, dout)
+                            out.append((src, expr, arch))
+        for code in range(4):
+            for chains, sets in ((8, 4), (8, 1)):
+                out.append(("bench/mma_ceiling.cu", f"wg::mma_ceiling<{code}, {chains}, {sets}>", arch))
+        for num in (1, 2, 4):
+            for trans in ("false", "true"):
+                out.append(("probes/ldmatrix_probe.cu", f"ldmatrix_probe<{num}, {trans}>", arch))
+    return sorted(set(out))
+
+
+def _one(job: tuple[str, str, str]) -> tuple[str, str]:
+    from warpgemm.runtime import compile_kernel
+
+    source, expr, arch = job
+    k = compile_kernel(source, expr, arch)
+    return f"{arch} {expr}", code_hash(k.cubin)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("out", nargs="?")
+    ap.add_argument("--arch", nargs="+", default=["sm_90a", "sm_80"])
+    ap.add_argument("--compare", nargs=2, metavar=("BEFORE", "AFTER"))
+    ap.add_argument("--workers", type=int, default=2)
+    args = ap.parse_args()
+    if args.compare:
+        before, after = (json.loads(Path(p).read_text()) for p in args.compare)
+        same = [k for k in before if after.get(k) == before[k]]
+        changed = [k for k in before if k in after and after[k] != before[k]]
+        missing = [k for k in before if k not in after]
+        added = [k for k in after if k not in before]
+        print(f"{len(same)} identical, {len(changed)} changed, {len(missing)} only before, {len(added)} only after")
+        for label, keys in (("changed", changed), ("only before", missing), ("only after", added)):
+            for k in keys:
+                print(f"  {label}: {k}")
+        return 0 if not changed and not missing else 1
+    todo = jobs(args.arch)
+    print(f"{len(todo)} instantiations", flush=True)
+    result: dict[str, str] = {}
+    with cf.ProcessPoolExecutor(args.workers, mp_context=mp.get_context("spawn")) as pool:
+        for i, (key, digest) in enumerate(pool.map(_one, todo, chunksize=4)):
+            result[key] = digest
+            if i % 50 == 0:
+                print(f"  {i}/{len(todo)}", flush=True)
+    Path(args.out).write_text(json.dumps(result, indent=1, sort_keys=True))
+    print(f"wrote {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

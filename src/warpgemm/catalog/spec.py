@@ -1,0 +1,331 @@
+"""The records the catalogue is made of.
+
+- :class:`Math`: a kind of arithmetic (``ffma``, ``tf32``, ...) with its same-run baseline and
+  the mma.sync instruction whose throughput bounds it.
+- :class:`Family`: what a family's kernels share (dtypes, the launch shape of its kernels, the
+  ABI, bench defaults), written once; :meth:`Family.spec` makes a :class:`KernelSpec` from it.
+- :class:`KernelSpec`: one kernel template: its source, its parameters and their space.
+- :class:`KernelInstance`: one instantiation of a spec (layouts, dtypes, parameters). It owns
+  everything about the launch: source and name expression, grid, block, dynamic shared memory,
+  cluster shape, the kernel arguments built from the operands, the workspace and any extra
+  launches. The API, ``compile``, the tuner and the benchmark all go through it.
+
+The catalogue imports neither torch nor CUDA: it is data and arithmetic.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping, Sequence
+
+from .. import dtypes
+from ..runtime.device import capability_of_arch as capability_of
+
+ROW, COL = "row", "col"
+ALL_LAYOUTS: tuple[tuple[str, str], ...] = ((ROW, ROW), (ROW, COL), (COL, ROW), (COL, COL))
+
+Params = Mapping[str, int]
+
+
+def cdiv(a: int, b: int) -> int:
+    return -(-a // b)
+
+
+@dataclass(frozen=True)
+class Math:
+    """A kind of arithmetic, and how the benchmark judges kernels that do it."""
+
+    name: str
+    """``ffma``, ``tf32``, ``f16f32`` (16-bit inputs, fp32 accumulation), ``f16acc``."""
+    description: str
+    baseline: str
+    """Label of the same-run baseline; ``{dtype}`` is replaced by the input's short name."""
+    allow_tf32: bool = False
+    """The baseline runs with ``torch.backends.cuda.matmul.allow_tf32``."""
+    fp16_accumulation: bool = False
+    """The baseline runs with ``allow_fp16_accumulation`` (where this torch has it)."""
+    ceilings: Mapping[str, str] = field(default_factory=dict)
+    """Input dtype -> the mma.sync ceiling kind (``bench.ceiling.KINDS``) that bounds it."""
+
+    def baseline_label(self, in_dtype: str) -> str:
+        return self.baseline.format(dtype=dtypes.short(in_dtype))
+
+
+@dataclass(frozen=True)
+class Launch:
+    """One kernel launch, ready for ``runtime.launch``: which kernel, its launch shape, and its
+    arguments (tensors, numpy scalars of the exact C type, and opaque parameter blocks)."""
+
+    source: str
+    name_expression: str
+    grid: tuple[int, int, int]
+    block: tuple[int, int, int]
+    smem_bytes: int
+    args: tuple[Any, ...]
+    cluster: tuple[int, int, int] | None = None
+
+
+@dataclass(frozen=True)
+class Step:
+    """A launch of an instance after its main kernel (a split-K reduction, say), described as
+    data: how it is instantiated and launched for the instance's problem."""
+
+    source: str
+    name_expression: Callable[["KernelInstance"], str]
+    grid: Callable[["KernelInstance", int, int, int], tuple[int, int, int]]
+    block: Callable[["KernelInstance"], tuple[int, int, int]]
+    args: Callable[..., tuple[Any, ...]]
+    """``args(instance, a, b, c, m, n, k, workspace)`` -> the kernel's arguments."""
+    smem_bytes: Callable[["KernelInstance"], int] = lambda inst: 0
+
+
+def gemm_args(inst: "KernelInstance", a: Any, b: Any, c: Any, m: int, n: int, k: int,
+              workspace: Any = None) -> tuple[Any, ...]:
+    """The ABI of the ladder kernels:
+    ``(const T* A, const T* B, TC* C, int M, int N, int K, int lda, int ldb, int ldc)``, with
+    ``a``/``b`` prepared operands (``operands.Operand``) and ``c`` the row-major output."""
+    import numpy as np
+
+    return (a.tensor, b.tensor, c, np.int32(m), np.int32(n), np.int32(k), np.int32(a.ld),
+            np.int32(b.ld), np.int32(c.stride(0)))
+
+
+@dataclass(frozen=True, eq=False)
+class KernelSpec:
+    """Everything warpgemm knows about one kernel template, short of compiling it.
+
+    Every kernel template takes the operand layouts first, then (when ``typed``) the element
+    types, then its own parameters in the order of :attr:`params`::
+
+        template <bool A_ROW, bool B_ROW, [typename T, typename TC,] int P0, int P1, ...>
+        __global__ void entry(<the family's ABI, by default gemm_args>);
+
+    ``A_ROW`` means A (M x K) is row-major, ``(M,K):(lda,1)``; otherwise column-major,
+    ``(M,K):(1,lda)``. Likewise ``B_ROW`` for B (K x N): ``(K,N):(ldb,1)`` or
+    ``(K,N):(1,ldb)``. C is row-major ``(M,N):(ldc,1)``.
+    """
+
+    name: str
+    """Catalogue name, ``family/NN_idea``, e.g. ``sgemm/05_double_buffer``."""
+    family: str
+    rung: int
+    idea: str
+    """One line: the idea this rung adds over the one before it."""
+    source: str
+    """CUDA source, relative to the package's ``kernels/`` directory."""
+    entry: str
+    """Name of the ``__global__`` function template in :attr:`source`."""
+    outputs: Mapping[str, tuple[str, ...]]
+    """Input dtype (A and B share one) -> the output dtypes the kernel writes for it; the first
+    is the default (int8 gives int32, fp16 gives fp16)."""
+    math: str
+    """The arithmetic, a key of ``catalog.MATHS``."""
+    params: Params
+    """Default template parameters, in template order (after the layouts and types)."""
+    threads: Callable[[Params], int]
+    """Threads per block for given parameters."""
+    tile: Callable[[Params], tuple[int, int]]
+    """(rows of C, columns of C) one block computes."""
+    arch: str = "sm_75"
+    """The oldest NVRTC target the kernel compiles for, ``sm_80`` or ``sm_90a``: the arch axis.
+    A device of a lower compute capability cannot run it."""
+    layouts: tuple[tuple[str, str], ...] = ALL_LAYOUTS
+    """(A, B) layouts the kernel reads without a copy."""
+    align_elems: int = 1
+    """Required alignment, in elements, of each operand's base pointer and leading dimension.
+    Inputs that do not meet it are copied into an aligned buffer before the launch."""
+    constraints: tuple[str, ...] = ()
+    """Human-readable statements of what the kernel requires (shown by ``warpgemm kernels``)."""
+    tuning: Mapping[str, tuple[int, ...]] = field(default_factory=dict)
+    """Values a tuner may try for each parameter."""
+    smem_bytes: Callable[[Params], int] = lambda p: 0
+    """Dynamic shared memory per block, in bytes."""
+    grid: Callable[[int, int, Params], tuple[int, int, int]] | None = None
+    """Grid for an (M, N) problem; default is one block per output tile, x over N, y over M."""
+    cluster: Callable[[Params], tuple[int, int, int]] | None = None
+    """Thread-block cluster shape, for kernels launched in clusters."""
+    abi: Callable[..., tuple[Any, ...]] = gemm_args
+    """``abi(instance, a, b, c, m, n, k, workspace)`` -> the main kernel's arguments."""
+    workspace: Callable[[int, int, int, Params], int] | None = None
+    """Bytes of scratch device memory a launch needs for an (M, N, K) problem (None: none)."""
+    steps: tuple[Step, ...] = ()
+    """Launches after the main kernel, in order."""
+    spill_free: bool = True
+    """The compile tests fail if ptxas reports spills for this kernel."""
+    autotune: bool = False
+    """``matmul`` runs the tuner's remembered choice for the problem, when there is one."""
+    valid: Callable[[Params], bool] | None = None
+    """Which combinations of the tuning space are legal (the template's static_asserts)."""
+    typed: bool = False
+    """The template takes the element types after the layouts:
+    ``<bool A_ROW, bool B_ROW, typename T, typename TC, P0, ...>`` (T for A and B, TC for C)."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_instances", {})
+
+    # -- derived ----------------------------------------------------------------------------
+
+    @property
+    def in_dtypes(self) -> tuple[str, ...]:
+        """torch dtype names of A and B the kernel accepts."""
+        return tuple(self.outputs)
+
+    @property
+    def out_dtypes(self) -> tuple[str, ...]:
+        """Every output dtype, for any input."""
+        return tuple(dict.fromkeys(d for outs in self.outputs.values() for d in outs))
+
+    @property
+    def min_capability(self) -> int:
+        """Lowest compute capability (major*10+minor) the kernel runs on."""
+        return capability_of(self.arch)
+
+    def default_out_dtype(self, in_dtype: str) -> str:
+        return self.outputs[in_dtype][0]
+
+    def resolve(self, overrides: Params | None = None) -> dict[str, int]:
+        """The default parameters with ``overrides`` applied; unknown names are an error."""
+        p = dict(self.params)
+        for key, value in (overrides or {}).items():
+            if key not in p:
+                raise ValueError(
+                    f"{self.name}: unknown parameter {key!r}; it takes {', '.join(p) or 'none'}")
+            if not isinstance(value, int) or isinstance(value, bool):
+                raise TypeError(f"{self.name}: parameter {key} must be an int, got {value!r}")
+            p[key] = value
+        return p
+
+    def check_types(self, in_dtype: str, out_dtype: str) -> None:
+        """ValueError unless the kernel reads ``in_dtype`` and writes ``out_dtype`` for it."""
+        if in_dtype not in self.outputs:
+            raise ValueError(f"{self.name} takes {', '.join(self.in_dtypes)} inputs, not {in_dtype}")
+        if out_dtype not in self.outputs[in_dtype]:
+            raise ValueError(f"{self.name} writes {', '.join(self.outputs[in_dtype])} from {in_dtype} "
+                             f"inputs, not {out_dtype}")
+
+    def check_layouts(self, a_layout: str, b_layout: str) -> None:
+        for what, layout in (("a_layout", a_layout), ("b_layout", b_layout)):
+            if layout not in (ROW, COL):
+                raise ValueError(f"{what} must be 'row' or 'col', got {layout!r}")
+        if (a_layout, b_layout) not in self.layouts:
+            raise ValueError(f"{self.name} does not read A {a_layout}-major with B {b_layout}-major")
+
+    def instance(self, a_layout: str = ROW, b_layout: str = ROW, in_dtype: str | None = None,
+                 out_dtype: str | None = None, params: Params | None = None) -> "KernelInstance":
+        """The instantiation for these layouts, dtypes (default: the spec's first input dtype and
+        its default output) and parameters (default: the spec's). Instances are made once and
+        kept: a second call with the same arguments returns the same object."""
+        key = (a_layout, b_layout, in_dtype, out_dtype, None if params is None else tuple(params.items()))
+        inst = self._instances.get(key)  # type: ignore[attr-defined]
+        if inst is None:
+            inst = self._make_instance(a_layout, b_layout, in_dtype, out_dtype, params)
+            self._instances[key] = inst  # type: ignore[attr-defined]
+        return inst
+
+    def _make_instance(self, a_layout: str, b_layout: str, in_dtype: str | None, out_dtype: str | None,
+                       params: Params | None) -> "KernelInstance":
+        self.check_layouts(a_layout, b_layout)
+        in_dtype = in_dtype or self.in_dtypes[0]
+        if out_dtype is None and in_dtype in self.outputs:
+            out_dtype = self.default_out_dtype(in_dtype)
+        self.check_types(in_dtype, out_dtype or "")
+        p = self.resolve(params)
+        args = ["true" if a_layout == ROW else "false", "true" if b_layout == ROW else "false"]
+        if self.typed:
+            args += [dtypes.get(in_dtype).cxx, dtypes.get(out_dtype).cxx]  # type: ignore[arg-type]
+        args += [str(int(p[k])) for k in self.params]
+        return KernelInstance(
+            spec=self, a_layout=a_layout, b_layout=b_layout, in_dtype=in_dtype,
+            out_dtype=out_dtype,  # type: ignore[arg-type]
+            params=p, name_expression=f"{self.entry}<{', '.join(args)}>",
+            block=(self.threads(p), 1, 1), smem_bytes=self.smem_bytes(p),
+            cluster=self.cluster(p) if self.cluster is not None else None)
+
+
+@dataclass(frozen=True, eq=False)
+class KernelInstance:
+    """One kernel instantiation and everything about launching it."""
+
+    spec: KernelSpec
+    a_layout: str
+    b_layout: str
+    in_dtype: str
+    out_dtype: str
+    params: Mapping[str, int]
+    name_expression: str
+    """The C++ name expression NVRTC instantiates, e.g. ``sgemm_naive<true, false, 16, 16>``."""
+    block: tuple[int, int, int]
+    smem_bytes: int
+    """Dynamic shared memory of the main kernel, in bytes."""
+    cluster: tuple[int, int, int] | None = None
+
+    @property
+    def source(self) -> str:
+        return self.spec.source
+
+    @property
+    def name(self) -> str:
+        return self.spec.name
+
+    def grid(self, m: int, n: int, k: int) -> tuple[int, int, int]:
+        """The main kernel's grid for an (M, N, K) problem."""
+        if self.spec.grid is not None:
+            return self.spec.grid(m, n, self.params)
+        bm, bn = self.spec.tile(self.params)
+        return (cdiv(n, bn), cdiv(m, bm), 1)
+
+    @property
+    def single_launch(self) -> bool:
+        """One kernel and no workspace: the launch path's fast case."""
+        return not self.spec.steps and self.spec.workspace is None
+
+    def workspace_bytes(self, m: int, n: int, k: int) -> int:
+        """Bytes of scratch device memory the launches need."""
+        return 0 if self.spec.workspace is None else self.spec.workspace(m, n, k, self.params)
+
+    def args(self, a: Any, b: Any, c: Any, m: int, n: int, k: int, workspace: Any = None) -> tuple[Any, ...]:
+        """The main kernel's arguments for prepared operands ``a``, ``b`` and output ``c``."""
+        return self.spec.abi(self, a, b, c, m, n, k, workspace)
+
+    def launches(self, a: Any, b: Any, c: Any, m: int, n: int, k: int,
+                 workspace: Any = None) -> list[Launch]:
+        """Every launch of one problem, in order: the main kernel, then the spec's steps."""
+        out = [Launch(self.source, self.name_expression, self.grid(m, n, k), self.block,
+                      self.smem_bytes, self.args(a, b, c, m, n, k, workspace), self.cluster)]
+        for step in self.spec.steps:
+            out.append(Launch(step.source, step.name_expression(self), step.grid(self, m, n, k),
+                              step.block(self), step.smem_bytes(self),
+                              step.args(self, a, b, c, m, n, k, workspace)))
+        return out
+
+
+@dataclass(frozen=True)
+class Family:
+    """What the kernels of one family share, written once."""
+
+    name: str
+    title: str
+    bench_dtype: str
+    """Input dtype ``warpgemm bench FAMILY`` uses by default."""
+    square_max: int
+    """Largest size of the ``square`` suite for this family."""
+    defaults: Mapping[str, Any]
+    """KernelSpec fields every spec of the family takes unless it says otherwise."""
+    bench_variants: tuple[tuple[str, Params], ...] = ()
+    """(kernel, parameters) run by default in ``warpgemm bench FAMILY`` besides every rung."""
+
+    def spec(self, rung: int, idea: str, slug: str, entry: str, **fields: Any) -> KernelSpec:
+        """A spec of this family: ``family/NN_slug`` in ``family/NN_slug.cu``, the family's
+        defaults overridden by ``fields``."""
+        name = f"{self.name}/{rung:02d}_{slug}"
+        merged = {**self.defaults, **fields}
+        unknown = set(merged) - {f.name for f in dataclasses.fields(KernelSpec)}
+        if unknown:
+            raise TypeError(f"{name}: unknown KernelSpec fields {sorted(unknown)}")
+        return KernelSpec(name=name, family=self.name, rung=rung, idea=idea, source=f"{name}.cu",
+                          entry=entry, **merged)
+
+
+def family_names(specs: Sequence[KernelSpec]) -> list[str]:
+    return list(dict.fromkeys(s.family for s in specs))

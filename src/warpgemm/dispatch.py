@@ -1,0 +1,78 @@
+"""``kernel="auto"``: which kernel, with which parameters, for a problem, as data.
+
+The rules are a table keyed by the device's compute capability, the input dtype (and, for
+float32, the precision torch asks for), and buckets of M, N and K. The first rule that matches
+wins, so specific rules come before general ones. A rule's ``params`` are the measured choice
+for its bucket; where a rule gives none, the kernel runs with its spec's defaults, or with the
+tuner's remembered choice for the exact problem when the user has tuned it
+(:mod:`warpgemm.tuning.table`). Rules are measured per arch and shipped with the package: a
+new user gets them without tuning.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Mapping
+
+INF = 2**31 - 1
+
+
+@dataclass(frozen=True)
+class Rule:
+    """Problems of ``dtype`` inputs on a device of compute capability in ``capability`` (a
+    closed range), with M, N and K in the given closed ranges, run ``kernel``."""
+
+    kernel: str
+    dtype: str
+    """Input dtype, torch's name."""
+    capability: tuple[int, int] = (0, INF)
+    m: tuple[int, int] = (1, INF)
+    n: tuple[int, int] = (1, INF)
+    k: tuple[int, int] = (1, INF)
+    precision: str | None = None
+    """For float32 inputs: ``"ffma"`` (``torch.get_float32_matmul_precision() == "highest"``)
+    or ``"tf32"`` (``"high"`` or ``"medium"``); None matches both."""
+    params: Mapping[str, int] = field(default_factory=dict)
+    """Parameters measured best for the bucket; empty: the spec's defaults."""
+    note: str = ""
+    """Where the rule comes from (a measurement, or why it is a fallback)."""
+
+    def matches(self, capability: int, dtype: str, m: int, n: int, k: int, precision: str | None) -> bool:
+        return (self.dtype == dtype
+                and (self.precision is None or self.precision == precision)
+                and self.capability[0] <= capability <= self.capability[1]
+                and self.m[0] <= m <= self.m[1] and self.n[0] <= n <= self.n[1] and self.k[0] <= k <= self.k[1])
+
+
+RULES: tuple[Rule, ...] = (
+    # float32, FMA precision: the cp.async FFMA rung where cp.async exists.
+    Rule("sgemm/07_cp_async", "float32", capability=(80, INF), precision="ffma",
+         note="the fastest FFMA rung on the H200 (docs/results/sgemm_square.json)"),
+    Rule("sgemm/06_k16_double_buffer", "float32", capability=(75, 79),
+         note="no cp.async or TF32 before sm_80: the fastest FFMA rung without them"),
+    # float32 with TF32 allowed.
+    Rule("sgemm/08_tf32_mma", "float32", capability=(80, INF), precision="tf32",
+         note="the TF32 tensor-core rung"),
+    # fp16 / bf16: the tuned mma.sync rung (its tuning table refines it per shape).
+    Rule("hgemm/07_tuned", "float16", capability=(80, INF), note="the fastest mma.sync rung"),
+    Rule("hgemm/07_tuned", "bfloat16", capability=(80, INF), note="the fastest mma.sync rung"),
+)
+
+
+def choose(capability: int, dtype: str, m: int, n: int, k: int, precision: str | None = None,
+           rules: tuple[Rule, ...] = RULES) -> Rule:
+    """The first rule of ``rules`` that matches the problem; ValueError when none does."""
+    for rule in rules:
+        if rule.matches(capability, dtype, m, n, k, precision):
+            return rule
+    served = sorted({r.dtype for r in rules if r.capability[0] <= capability <= r.capability[1]})
+    raise ValueError(f"kernel='auto' has no kernel for {dtype} inputs on a device of compute capability "
+                     f"{capability // 10}.{capability % 10}" + (f" (it serves {', '.join(served)})" if served else "")
+                     + "; name a kernel with kernel=..., see `warpgemm kernels`")
+
+
+def fp32_precision() -> str:
+    """``"ffma"`` or ``"tf32"``: what ``torch.get_float32_matmul_precision()`` asks for."""
+    import torch
+
+    return "ffma" if torch.get_float32_matmul_precision() == "highest" else "tf32"

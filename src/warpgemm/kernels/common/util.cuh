@@ -1,0 +1,34 @@
+// warpgemm/kernels/common/util.cuh -- small compile-time and device utilities every kernel may use:
+// integer min/max, type tests, the block's dynamic shared memory, and a value the compiler
+// cannot see through. No arch-specific instructions (those are in arch/).
+#pragma once
+
+#include "common/types.cuh"
+
+namespace wg {
+
+__host__ __device__ constexpr int imin(int a, int b) { return a < b ? a : b; }
+__host__ __device__ constexpr int imax(int a, int b) { return a > b ? a : b; }
+
+template <typename X, typename Y> struct same_type { static constexpr bool value = false; };
+template <typename X> struct same_type<X, X> { static constexpr bool value = true; };
+template <bool C, typename X, typename Y> struct pick { using type = X; };
+template <typename X, typename Y> struct pick<false, X, Y> { using type = Y; };
+
+template <typename T>
+constexpr bool is_16bit_float = same_type<T, half_t>::value || same_type<T, bf16_t>::value;
+
+// The block's dynamic shared memory, 1024-byte aligned. Kernels built from the shared headers
+// take it from here, so that no two pieces declare it with different types.
+__device__ __forceinline__ unsigned char* dynamic_smem() {
+    extern __shared__ __align__(1024) unsigned char wg_dynamic_smem[];
+    return wg_dynamic_smem;
+}
+
+// x, as a value the compiler cannot see through (no code is emitted).
+__device__ __forceinline__ int opaque(int x) {
+    asm volatile("" : "+r"(x));
+    return x;
+}
+
+}  // namespace wg
