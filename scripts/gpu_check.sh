@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Build, test and benchmark warpgemm on a GPU machine in one call, from the source tree.
 #
-#   scripts/gpu_check.sh [STEP ...]     steps: info tests bench ceiling   (default: all four)
+#   scripts/gpu_check.sh [STEP ...]     steps: info tests ceiling bench host   (default: the first four)
 #   PYTEST_ARGS="-k sgemm" BENCH_ARGS="sgemm --suite square" scripts/gpu_check.sh tests bench
 #
 # Details go to $OUT (default ./gpu_out): pytest.log, bench.log, *.json, *.png.
@@ -32,6 +32,16 @@ for step in "${steps[@]}"; do
       python3 -m warpgemm.cli bench "${bargs[@]}" --no-progress --json "$OUT/$name.json" \
         --plot "$OUT/$name.png" 2>&1 | tee "$OUT/bench_$name.log"
       summary+=("bench $name: exit $?") ;;
+    host)
+      # Host time per matmul call against torch.matmul; with BEFORE=dir, also for the tree in
+      # dir/src, alternating, so that both see the same machine state.
+      for round in 1 2 3; do
+        if [ -n "${BEFORE:-}" ]; then
+          echo "== $BEFORE, round $round"; PYTHONPATH=$BEFORE/src python3 scripts/host_overhead.py
+        fi
+        echo "== this tree, round $round"; python3 scripts/host_overhead.py
+      done 2>&1 | tee "$OUT/host.log"
+      summary+=("host: $(grep -c 'host time' "$OUT/host.log") lines in $OUT/host.log") ;;
     ncu)
       # NCU_ARGS: e.g. "--section WarpStateStats"; NCU_CMD: the python command to profile.
       eval "ncu --clock-control none ${NCU_ARGS:---set full} -k regex:${NCU_KERNEL:-.} -c ${NCU_COUNT:-1} ${NCU_CMD}" \

@@ -1,7 +1,13 @@
 #!/usr/bin/env python3
 """Host time per warpgemm.matmul call on a tiny problem, against torch.matmul, and where it goes.
 
-    python scripts/host_overhead.py [--profile]
+    python scripts/host_overhead.py [--repeats 7] [--calls 1000] [--profile] [--compare DIR]
+
+Each case runs ``repeats`` times ``calls`` back-to-back eager calls, the cases taking turns
+(A B C A B C ...), so that a slow spell of the host hits them all; the table gives the fastest
+and the median repeat, in microseconds per call. ``--compare DIR`` also loads the warpgemm
+package found in ``DIR`` (another checkout's ``src``) under another name and times its calls in
+the same rounds, so that two versions are compared on the same host state.
 """
 
 from __future__ import annotations
@@ -9,6 +15,7 @@ from __future__ import annotations
 import argparse
 import cProfile
 import pstats
+import statistics
 import time
 
 import torch
@@ -16,7 +23,7 @@ import torch
 import warpgemm
 
 
-def per_call_us(fn, calls: int = 2000) -> float:
+def per_call_us(fn, calls: int = 1000) -> float:
     for _ in range(50):
         fn()
     torch.cuda.synchronize()
@@ -27,9 +34,28 @@ def per_call_us(fn, calls: int = 2000) -> float:
     return (time.perf_counter() - t) / calls * 1e6
 
 
+def load_other(src: str):
+    """The warpgemm package in ``src``, imported as ``warpgemm_compared`` (it imports itself
+    relatively, so the name does not matter to it)."""
+    import importlib.util
+    import sys
+    from pathlib import Path
+
+    init = Path(src) / "warpgemm" / "__init__.py"
+    spec = importlib.util.spec_from_file_location("warpgemm_compared", init,
+                                                  submodule_search_locations=[str(init.parent)])
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["warpgemm_compared"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--profile", action="store_true")
+    ap.add_argument("--repeats", type=int, default=7)
+    ap.add_argument("--calls", type=int, default=1000)
+    ap.add_argument("--compare", metavar="DIR", help="another checkout's src directory to time alongside")
     args = ap.parse_args()
     a = torch.randn(64, 64, device="cuda")
     b = torch.randn(64, 64, device="cuda")
@@ -39,8 +65,16 @@ def main() -> None:
         "warpgemm.matmul bf16 (auto)": lambda: warpgemm.matmul(ah, bh),
         "torch.matmul fp32": lambda: torch.matmul(a, b),
     }
-    for name, fn in cases.items():
-        print(f"host time per call, 64^3, {name:<34} {per_call_us(fn):7.1f} us")
+    if args.compare:
+        other = load_other(args.compare)
+        cases[f"{args.compare}: fp32 (sgemm/07)"] = lambda: other.matmul(a, b, kernel="sgemm/07_cp_async")
+        cases[f"{args.compare}: bf16 (auto)"] = lambda: other.matmul(ah, bh)
+    times: dict[str, list[float]] = {name: [] for name in cases}
+    for _ in range(args.repeats):
+        for name, fn in cases.items():
+            times[name].append(per_call_us(fn, args.calls))
+    for name, ts in times.items():
+        print(f"host time per call, 64^3, {name:<36} min {min(ts):7.1f} us  median {statistics.median(ts):7.1f} us")
     if args.profile:
         prof = cProfile.Profile()
         prof.enable()

@@ -166,8 +166,8 @@ def test_auto_follows_float32_matmul_precision(precision, kernel, monkeypatch):
     from warpgemm import api
 
     chosen = []
-    real_run = api._run
-    monkeypatch.setattr(api, "_run", lambda spec, *rest: (chosen.append(spec.name), real_run(spec, *rest)))
+    real_run = api.run_instance
+    monkeypatch.setattr(api, "run_instance", lambda inst, *rest: (chosen.append(inst.name), real_run(inst, *rest)))
     old = torch.get_float32_matmul_precision()
     torch.set_float32_matmul_precision(precision)
     try:
@@ -187,8 +187,8 @@ def test_auto_runs_the_tuned_hgemm_rung_for_half_precision(dtype, monkeypatch):
     from warpgemm import api
 
     chosen = []
-    real_run = api._run
-    monkeypatch.setattr(api, "_run", lambda spec, *rest: (chosen.append(spec.name), real_run(spec, *rest)))
+    real_run = api.run_instance
+    monkeypatch.setattr(api, "run_instance", lambda inst, *rest: (chosen.append(inst.name), real_run(inst, *rest)))
     a = torch.randn(200, 96, device="cuda").to(dtype)
     b = torch.randn(96, 136, device="cuda").to(dtype)
     out = warpgemm.matmul(a, b)

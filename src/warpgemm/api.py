@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
-from typing import Any
+from typing import Any, Mapping
 
 import torch
 
@@ -94,13 +94,14 @@ def _check_out_dtype(in_name: str, out_dtype: Any) -> str | None:
     return out_name
 
 
-def _spec_for(kernel: str, in_name: str, m: int, n: int, k: int) -> tuple[KernelSpec, dict[str, int]]:
+def _spec_for(kernel: str, capability: int, in_name: str, m: int, n: int,
+              k: int) -> tuple[KernelSpec, Mapping[str, int]]:
     """The spec to run and the dispatch rule's parameters (empty for a named kernel)."""
     if kernel != "auto":
         return catalog.get(kernel), {}
     precision = dispatch.fp32_precision() if in_name == "float32" else None
-    rule = dispatch.choose(current_capability(), in_name, m, n, k, precision)
-    return catalog.get(rule.kernel), dict(rule.params)
+    rule = dispatch.choose(capability, in_name, m, n, k, precision)
+    return catalog.get(rule.kernel), rule.params
 
 
 def matmul(a: torch.Tensor, b: torch.Tensor, *, out_dtype: torch.dtype | None = None,
@@ -137,8 +138,10 @@ def matmul(a: torch.Tensor, b: torch.Tensor, *, out_dtype: torch.dtype | None = 
 
     m, k = a.shape
     n = b.shape[1]
-    with _on_device(a.device):
-        spec, rule_params = _spec_for(kernel, in_name, m, n, k)
+    device = a.device
+    with _on_device(device):
+        capability = current_capability()
+        spec, rule_params = _spec_for(kernel, capability, in_name, m, n, k)
         if in_name not in spec.outputs:
             raise TypeError(f"warpgemm.matmul: {spec.name} takes {', '.join(spec.in_dtypes)} "
                             f"inputs, got {in_name}")
@@ -148,18 +151,21 @@ def matmul(a: torch.Tensor, b: torch.Tensor, *, out_dtype: torch.dtype | None = 
                              f"not {out_name}")
         out_type = dtypes.torch_dtype(out_name)
         if out is not None:
-            _check_out(out, (m, n), out_type, a.device)
-        p = table.choose(spec, _problem(a, b, in_name, out_name), params, rule_params)
-        if current_capability() < spec.min_capability:
+            _check_out(out, (m, n), out_type, device)
+        la, lb = detect(a), detect(b)
+        p = table.choose(spec, _problem(m, n, k, in_name, out_name, la, lb), params, rule_params)
+        if capability < spec.min_capability:
             cap = spec.min_capability
             raise ValueError(f"warpgemm.matmul: {spec.name} needs compute capability "
                              f"{cap // 10}.{cap % 10} or newer")
-        c = out if out is not None else torch.empty((m, n), dtype=out_type, device=a.device)
+        c = out if out is not None else torch.empty((m, n), dtype=out_type, device=device)
         if m == 0 or n == 0:
             return c
         if k == 0:
             return c.zero_()
-        _run(spec, p, a, b, c, in_name, out_name)
+        oa, ob = _operands(spec, a, b, la, lb)
+        inst = spec.instance(oa.layout, ob.layout, in_name, out_name, p)
+        run_instance(inst, oa, ob, c, m, n, k, device.index)
         return c
 
 
@@ -170,11 +176,9 @@ def _on_device(device: torch.device):
     return torch.cuda.device(device)
 
 
-def _problem(a: torch.Tensor, b: torch.Tensor, in_name: str, out_name: str) -> table.Problem:
-    la = detect(a)
-    lb = detect(b)
-    return table.Problem(a.shape[0], b.shape[1], a.shape[1], in_name, out_name,
-                         la[0] if la else catalog.ROW, lb[0] if lb else catalog.ROW)
+def _problem(m: int, n: int, k: int, in_name: str, out_name: str, la: tuple[str, int] | None,
+             lb: tuple[str, int] | None) -> table.Problem:
+    return table.Problem(m, n, k, in_name, out_name, la[0] if la else catalog.ROW, lb[0] if lb else catalog.ROW)
 
 
 def _check_out(out: Any, shape: tuple[int, int], dtype: torch.dtype, device: torch.device) -> None:
@@ -187,26 +191,19 @@ def _check_out(out: Any, shape: tuple[int, int], dtype: torch.dtype, device: tor
         raise ValueError("warpgemm.matmul: out must be contiguous (row-major)")
 
 
-def _operands(spec: KernelSpec, a: torch.Tensor, b: torch.Tensor) -> tuple[Operand, Operand]:
-    """A and B as the kernel reads them: in place where their layout and alignment allow."""
-    oa = prepare(a, {la for la, _ in spec.layouts}, spec.align_elems)
-    ob = prepare(b, {lb for la, lb in spec.layouts if la == oa.layout}, spec.align_elems)
+def _operands(spec: KernelSpec, a: torch.Tensor, b: torch.Tensor, la: tuple[str, int] | None,
+              lb: tuple[str, int] | None) -> tuple[Operand, Operand]:
+    """A and B as the kernel reads them: in place where their layout (``la``, ``lb``: what
+    ``detect`` found) and alignment allow."""
+    oa = prepare(a, spec.a_layouts, spec.align_elems, la)
+    ob = prepare(b, spec.b_layouts[oa.layout], spec.align_elems, lb)
     return oa, ob
 
 
-def _run(spec: KernelSpec, params: dict[str, int], a: torch.Tensor, b: torch.Tensor, c: torch.Tensor,
-         in_name: str, out_name: str) -> None:
-    m, k = a.shape
-    n = b.shape[1]
-    oa, ob = _operands(spec, a, b)
-    inst = spec.instance(oa.layout, ob.layout, in_name, out_name, params)
-    run_instance(inst, oa, ob, c, m, n, k)
-
-
-def run_instance(inst: KernelInstance, a: Operand, b: Operand, c: torch.Tensor, m: int, n: int, k: int) -> None:
-    """Launch every kernel of ``inst`` for prepared operands on the current device and stream,
-    with a workspace when the instance needs one."""
-    device = c.device.index
+def run_instance(inst: KernelInstance, a: Operand, b: Operand, c: torch.Tensor, m: int, n: int, k: int,
+                 device: int) -> None:
+    """Launch every kernel of ``inst`` for prepared operands on CUDA device ``device`` (the
+    current one) and torch's current stream, with a workspace when the instance needs one."""
     arch = arch_of(device)
     if inst.single_launch:
         kernel = compile_kernel(inst.source, inst.name_expression, arch)

@@ -26,9 +26,9 @@ class Rule:
     dtype: str
     """Input dtype, torch's name."""
     capability: tuple[int, int] = (0, INF)
-    m: tuple[int, int] = (1, INF)
-    n: tuple[int, int] = (1, INF)
-    k: tuple[int, int] = (1, INF)
+    m: tuple[int, int] = (0, INF)
+    n: tuple[int, int] = (0, INF)
+    k: tuple[int, int] = (0, INF)
     precision: str | None = None
     """For float32 inputs: ``"ffma"`` (``torch.get_float32_matmul_precision() == "highest"``)
     or ``"tf32"`` (``"high"`` or ``"medium"``); None matches both."""
@@ -59,11 +59,22 @@ RULES: tuple[Rule, ...] = (
 )
 
 
+_by_key: dict[tuple, tuple[Rule, ...]] = {}
+"""(capability, dtype, precision) -> the shipped rules that can match, in order: the per-call
+lookup scans only these for the shape."""
+
+
 def choose(capability: int, dtype: str, m: int, n: int, k: int, precision: str | None = None,
            rules: tuple[Rule, ...] = RULES) -> Rule:
     """The first rule of ``rules`` that matches the problem; ValueError when none does."""
-    for rule in rules:
-        if rule.matches(capability, dtype, m, n, k, precision):
+    key = (capability, dtype, precision)
+    found = _by_key.get(key) if rules is RULES else None
+    if found is None:
+        found = tuple(r for r in rules if r.matches(capability, dtype, r.m[0], r.n[0], r.k[0], precision))
+        if rules is RULES:
+            _by_key[key] = found
+    for rule in found:
+        if rule.m[0] <= m <= rule.m[1] and rule.n[0] <= n <= rule.n[1] and rule.k[0] <= k <= rule.k[1]:
             return rule
     served = sorted({r.dtype for r in rules if r.capability[0] <= capability <= r.capability[1]})
     raise ValueError(f"kernel='auto' has no kernel for {dtype} inputs on a device of compute capability "

@@ -47,13 +47,19 @@ def name_of(dtype: Any) -> str:
     return name
 
 
+_torch_dtypes: dict[str, Any] = {}
+
+
 def torch_dtype(name: str) -> Any:
     """The ``torch.dtype`` called ``name``."""
-    import torch
+    dtype = _torch_dtypes.get(name)
+    if dtype is None:
+        import torch
 
-    dtype = getattr(torch, name, None)
-    if not isinstance(dtype, torch.dtype):
-        raise ValueError(f"torch has no dtype {name!r}")
+        dtype = getattr(torch, name, None)
+        if not isinstance(dtype, torch.dtype):
+            raise ValueError(f"torch has no dtype {name!r}")
+        _torch_dtypes[name] = dtype
     return dtype
 
 

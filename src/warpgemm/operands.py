@@ -10,6 +10,7 @@ tensor does not have. Aligned copies pad the leading dimension, never the data t
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any, Collection
 
 import torch
 
@@ -71,10 +72,15 @@ def _padded_copy(t: torch.Tensor, layout: str, align: int) -> torch.Tensor:
     return view
 
 
-def prepare(t: torch.Tensor, allowed_layouts: set[str], align: int) -> Operand:
+_UNKNOWN: Any = object()
+
+
+def prepare(t: torch.Tensor, allowed_layouts: Collection[str], align: int,
+            found: tuple[str, int] | None = _UNKNOWN) -> Operand:
     """The operand a kernel that reads ``allowed_layouts`` with ``align``-element alignment
-    can take, copying ``t`` only if necessary."""
-    found = detect(t)
+    can take, copying ``t`` only if necessary. ``found`` is ``detect(t)`` when the caller has it."""
+    if found is _UNKNOWN:
+        found = detect(t)
     if found is not None:
         layout, ld = found
         if layout in allowed_layouts and _aligned(t, layout, ld, align):

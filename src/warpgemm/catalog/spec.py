@@ -19,6 +19,8 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Sequence
 
+import numpy as np
+
 from .. import dtypes
 from ..runtime.device import capability_of_arch as capability_of
 
@@ -85,8 +87,6 @@ def gemm_args(inst: "KernelInstance", a: Any, b: Any, c: Any, m: int, n: int, k:
     """The ABI of the ladder kernels:
     ``(const T* A, const T* B, TC* C, int M, int N, int K, int lda, int ldb, int ldc)``, with
     ``a``/``b`` prepared operands (``operands.Operand``) and ``c`` the row-major output."""
-    import numpy as np
-
     return (a.tensor, b.tensor, c, np.int32(m), np.int32(n), np.int32(k), np.int32(a.ld),
             np.int32(b.ld), np.int32(c.stride(0)))
 
@@ -161,8 +161,22 @@ class KernelSpec:
     """The template takes the element types after the layouts:
     ``<bool A_ROW, bool B_ROW, typename T, typename TC, P0, ...>`` (T for A and B, TC for C)."""
 
+    # -- derived once, at construction --------------------------------------------------------
+    min_capability: int = field(init=False, repr=False)
+    """Lowest compute capability (major*10+minor) the kernel runs on, from :attr:`arch`."""
+    a_layouts: frozenset[str] = field(init=False, repr=False)
+    """The layouts of A the kernel reads."""
+    b_layouts: Mapping[str, frozenset[str]] = field(init=False, repr=False)
+    """For each layout of A, the layouts of B the kernel reads with it."""
+    _instances: dict = field(init=False, repr=False)
+
     def __post_init__(self) -> None:
         object.__setattr__(self, "_instances", {})
+        object.__setattr__(self, "min_capability", capability_of(self.arch))
+        a_layouts = frozenset(la for la, _ in self.layouts)
+        object.__setattr__(self, "a_layouts", a_layouts)
+        object.__setattr__(self, "b_layouts", {la: frozenset(lb for x, lb in self.layouts if x == la)
+                                               for la in a_layouts})
 
     # -- derived ----------------------------------------------------------------------------
 
@@ -176,10 +190,6 @@ class KernelSpec:
         """Every output dtype, for any input."""
         return tuple(dict.fromkeys(d for outs in self.outputs.values() for d in outs))
 
-    @property
-    def min_capability(self) -> int:
-        """Lowest compute capability (major*10+minor) the kernel runs on."""
-        return capability_of(self.arch)
 
     def default_out_dtype(self, in_dtype: str) -> str:
         return self.outputs[in_dtype][0]
@@ -217,10 +227,10 @@ class KernelSpec:
         its default output) and parameters (default: the spec's). Instances are made once and
         kept: a second call with the same arguments returns the same object."""
         key = (a_layout, b_layout, in_dtype, out_dtype, None if params is None else tuple(params.items()))
-        inst = self._instances.get(key)  # type: ignore[attr-defined]
+        inst = self._instances.get(key)
         if inst is None:
             inst = self._make_instance(a_layout, b_layout, in_dtype, out_dtype, params)
-            self._instances[key] = inst  # type: ignore[attr-defined]
+            self._instances[key] = inst
         return inst
 
     def _make_instance(self, a_layout: str, b_layout: str, in_dtype: str | None, out_dtype: str | None,
@@ -259,6 +269,11 @@ class KernelInstance:
     smem_bytes: int
     """Dynamic shared memory of the main kernel, in bytes."""
     cluster: tuple[int, int, int] | None = None
+    single_launch: bool = field(init=False, repr=False)
+    """One kernel and no workspace: the launch path's fast case."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "single_launch", not self.spec.steps and self.spec.workspace is None)
 
     @property
     def source(self) -> str:
@@ -274,11 +289,6 @@ class KernelInstance:
             return self.spec.grid(m, n, self.params)
         bm, bn = self.spec.tile(self.params)
         return (cdiv(n, bn), cdiv(m, bm), 1)
-
-    @property
-    def single_launch(self) -> bool:
-        """One kernel and no workspace: the launch path's fast case."""
-        return not self.spec.steps and self.spec.workspace is None
 
     def workspace_bytes(self, m: int, n: int, k: int) -> int:
         """Bytes of scratch device memory the launches need."""

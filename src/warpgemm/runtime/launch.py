@@ -100,7 +100,7 @@ def _marshal(arg: Any, index: int) -> Any:
         "scalars as numpy types of the exact C type (np.int32, np.float32, ...), never Python int/float")
 
 
-def _check_shape(kernel: CompiledKernel, grid: tuple[int, ...], block: tuple[int, ...]) -> None:
+def _refuse_shape(kernel: CompiledKernel, grid: tuple[int, ...], block: tuple[int, ...]) -> None:
     if min(grid) < 1 or min(block) < 1:
         raise ValueError(f"{kernel.name_expression}: empty launch grid={grid} block={block}")
     if grid[1] > 65535 or grid[2] > 65535:
@@ -117,7 +117,8 @@ def launch(kernel: CompiledKernel, grid: Sequence[int], block: Sequence[int], ar
     cluster shape, which must divide the grid."""
     grid = tuple(int(g) for g in grid) + (1,) * (3 - len(grid))
     block = tuple(int(b) for b in block) + (1,) * (3 - len(block))
-    _check_shape(kernel, grid, block)
+    if min(grid) < 1 or min(block) < 1 or grid[1] > 65535 or grid[2] > 65535:
+        _refuse_shape(kernel, grid, block)
     if device is None:
         import torch
 
