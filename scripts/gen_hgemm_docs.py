@@ -28,7 +28,7 @@ def figures() -> dict[str, draw.Figure]:
 
 
 def swizzled_order(tiles_m: int, tiles_n: int, swizzle: int) -> list[list[int]]:
-    """Which block (launch order) computes each tile of C; a port of wg::hgemm::swizzled_tile."""
+    """Which block (launch order) computes each tile of C; a port of wg::zigzag_panel_tile."""
     grid = [[-1] * tiles_n for _ in range(tiles_m)]
     for block in range(tiles_m * tiles_n):
         panel_blocks = swizzle * tiles_m

@@ -19,7 +19,7 @@ from . import cache
 from .device import current_arch, nvrtc_version
 
 KERNELS_ROOT = Path(__file__).resolve().parent.parent / "kernels"
-"""Include root of every kernel source; ``#include "common/ptx.cuh"`` resolves against it."""
+"""Include root of every kernel source; ``#include "arch/sm80.cuh"`` resolves against it."""
 
 _FORMAT = "warpgemm-cubin-v1"
 _STD = "c++17"

@@ -13,7 +13,7 @@
 //   * The classic mma.sync HGEMM tiling: a 256x128 block tile, 8 warps as 4 x 2, each a 64x64 warp tile of
 //     4 x 8 mma tiles (128 fp32 accumulators per thread), BK = 32.
 //   * C goes out through shared memory: each warp writes its accumulators there as TC, then
-//     copies whole 16-byte rows of them to global memory (common/hgemm_tiles.cuh, CStage).
+//     copies whole 16-byte rows of them to global memory (sm80/epilogue.cuh, CStage).
 //
 // The shared tiles are unpadded and keep the global layout, (BM,BK):(BK,1) or (BM,BK):(1,BM)
 // (likewise for B^T), so ldmatrix phases hit the same banks several times (rung 05 fixes that),
