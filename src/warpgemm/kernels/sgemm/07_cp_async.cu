@@ -4,9 +4,10 @@
 // What this rung adds over rung 06 (the next slice staged through registers, two buffers):
 //   * Slices are copied with cp.async (wg::SM80_CP_ASYNC_CACHEGLOBAL_ZFILL): the copy engine
 //     writes shared memory itself, so no registers hold a slice in flight, no shared stores are
-//     issued, and a copy in flight never stalls the warp that issued it. Every copy is one 16-byte chunk, in every
-//     layout. A chunk that reaches past the matrix reads only its `src_bytes` and zero-fills the
-//     rest; a chunk wholly outside reads nothing (src_bytes = 0, from the operand's base).
+//     issued, and a copy in flight never stalls the warp that issued it. Every copy is one
+//     16-byte chunk, in every layout. A chunk that reaches past the matrix reads only its
+//     `src_bytes` and zero-fills the rest; a chunk wholly outside reads nothing (src_bytes = 0,
+//     from the operand's base).
 //   * With no registers tied up in staging, more slices can be in flight: a ring of STAGES
 //     shared slices. Slices 0 .. STAGES-2 are issued before the loop, one commit group each. At
 //     slice t a thread waits until at most STAGES-2 of its groups are pending (slice t has
