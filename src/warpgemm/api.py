@@ -94,18 +94,45 @@ def _check_out_dtype(in_name: str, out_dtype: Any) -> str | None:
     return out_name
 
 
-def _spec_for(kernel: str, capability: int, in_name: str, m: int, n: int,
-              k: int) -> tuple[KernelSpec, Mapping[str, int]]:
+def _spec_for(kernel: str, capability: int, in_name: str, m: int, n: int, k: int,
+              la: tuple[str, int] | None, lb: tuple[str, int] | None) -> tuple[KernelSpec, Mapping[str, int]]:
     """The spec to run and the dispatch rule's parameters (empty for a named kernel)."""
     if kernel != "auto":
         return catalog.get(kernel), {}
     precision = dispatch.fp32_precision() if in_name == "float32" else None
-    rule = dispatch.choose(capability, in_name, m, n, k, precision)
+    layouts = (la[0] if la else catalog.ROW, lb[0] if lb else catalog.ROW)
+    rule = dispatch.choose(capability, in_name, m, n, k, precision, layouts=layouts)
     return catalog.get(rule.kernel), rule.params
 
 
+def _check_bias(bias: Any, n: int, a: torch.Tensor) -> None:
+    if not isinstance(bias, torch.Tensor):
+        raise TypeError(f"warpgemm.matmul: bias must be a torch.Tensor, got {type(bias).__name__}")
+    if bias.dim() != 1 or bias.shape[0] != n:
+        raise ValueError(f"warpgemm.matmul: bias must be 1-D with N = {n} elements, got shape {tuple(bias.shape)}")
+    if bias.dtype != a.dtype:
+        raise TypeError(f"warpgemm.matmul: bias must have the inputs' dtype {a.dtype}, got {bias.dtype}")
+    if bias.device != a.device:
+        raise ValueError(f"warpgemm.matmul: bias is on {bias.device}, the inputs on {a.device}")
+
+
+def _fit_params(spec: KernelSpec, p: dict[str, int], explicit: Mapping[str, int], m: int, n: int,
+                k: int) -> dict[str, int]:
+    """``p`` with the parameters that follow from the shape (those not given explicitly), checked
+    against the largest M the kernel computes."""
+    if spec.shape_params is not None:
+        for key, value in spec.shape_params(m, n, k).items():
+            if key not in explicit:
+                p[key] = value
+    if spec.max_m is not None and m > spec.max_m(p):
+        raise ValueError(f"warpgemm.matmul: {spec.name} computes at most M = {spec.max_m(p)} rows with "
+                         f"{', '.join(f'{key}={v}' for key, v in p.items())}; got M = {m}")
+    return p
+
+
 def matmul(a: torch.Tensor, b: torch.Tensor, *, out_dtype: torch.dtype | None = None,
-           kernel: str = "auto", out: torch.Tensor | None = None, **params: int) -> torch.Tensor:
+           bias: torch.Tensor | None = None, kernel: str = "auto", out: torch.Tensor | None = None,
+           **params: int) -> torch.Tensor:
     """``a @ b`` for 2-D CUDA tensors, computed by a warpgemm kernel.
 
     ``kernel="auto"`` picks the kernel and its parameters from the shipped dispatch rules
@@ -114,7 +141,9 @@ def matmul(a: torch.Tensor, b: torch.Tensor, *, out_dtype: torch.dtype | None = 
     ``"medium"`` use TF32 tensor cores. Any catalogue name (for example
     ``"sgemm/05_double_buffer"``) runs that kernel; ``params`` override its template parameters
     (for example ``STAGES=2``). ``out_dtype`` defaults to the kernel's default output for the
-    input dtype (the input dtype for floats). Row- and column-major operands are read in place;
+    input dtype (the input dtype for floats). ``bias`` (N values of the inputs' dtype) is added
+    to every row: in the kernel's epilogue, in fp32 before the one rounding, where the kernel
+    has one (the fp16/bf16 paths), else after. Row- and column-major operands are read in place;
     other strides are copied first. The result is a new contiguous (M, N) tensor, or ``out``
     when given (a contiguous (M, N) CUDA tensor of the output dtype, overwritten).
     """
@@ -139,9 +168,12 @@ def matmul(a: torch.Tensor, b: torch.Tensor, *, out_dtype: torch.dtype | None = 
     m, k = a.shape
     n = b.shape[1]
     device = a.device
+    if bias is not None:
+        _check_bias(bias, n, a)
     with _on_device(device):
         capability = current_capability()
-        spec, rule_params = _spec_for(kernel, capability, in_name, m, n, k)
+        la, lb = detect(a), detect(b)
+        spec, rule_params = _spec_for(kernel, capability, in_name, m, n, k, la, lb)
         if in_name not in spec.outputs:
             raise TypeError(f"warpgemm.matmul: {spec.name} takes {', '.join(spec.in_dtypes)} "
                             f"inputs, got {in_name}")
@@ -152,8 +184,9 @@ def matmul(a: torch.Tensor, b: torch.Tensor, *, out_dtype: torch.dtype | None = 
         out_type = dtypes.torch_dtype(out_name)
         if out is not None:
             _check_out(out, (m, n), out_type, device)
-        la, lb = detect(a), detect(b)
         p = table.choose(spec, _problem(m, n, k, in_name, out_name, la, lb), params, rule_params)
+        if spec.shape_params is not None or spec.max_m is not None:
+            p = _fit_params(spec, p, params, m, n, k)
         if capability < spec.min_capability:
             cap = spec.min_capability
             raise ValueError(f"warpgemm.matmul: {spec.name} needs compute capability "
@@ -162,10 +195,13 @@ def matmul(a: torch.Tensor, b: torch.Tensor, *, out_dtype: torch.dtype | None = 
         if m == 0 or n == 0:
             return c
         if k == 0:
-            return c.zero_()
+            return c.zero_() if bias is None else c.copy_(bias.expand(m, n))
         oa, ob = _operands(spec, a, b, la, lb)
         inst = spec.instance(oa.layout, ob.layout, in_name, out_name, p)
-        run_instance(inst, oa, ob, c, m, n, k, device.index)
+        fused = bias is not None and spec.fused_bias
+        run_instance(inst, oa, ob, c, m, n, k, device.index, bias if fused else None)
+        if bias is not None and not fused:
+            c.add_(bias)
         return c
 
 
@@ -201,18 +237,19 @@ def _operands(spec: KernelSpec, a: torch.Tensor, b: torch.Tensor, la: tuple[str,
 
 
 def run_instance(inst: KernelInstance, a: Operand, b: Operand, c: torch.Tensor, m: int, n: int, k: int,
-                 device: int) -> None:
+                 device: int, bias: torch.Tensor | None = None) -> None:
     """Launch every kernel of ``inst`` for prepared operands on CUDA device ``device`` (the
-    current one) and torch's current stream, with a workspace when the instance needs one."""
+    current one) and torch's current stream, with a workspace when the instance needs one.
+    ``bias`` goes to kernels that add it in their epilogue."""
     arch = arch_of(device)
     if inst.single_launch:
         kernel = compile_kernel(inst.source, inst.name_expression, arch)
-        launch(kernel, inst.grid(m, n, k), inst.block, inst.args(a, b, c, m, n, k), shared_bytes=inst.smem_bytes,
-               device=device, cluster=inst.cluster)
+        launch(kernel, inst.grid(m, n, k), inst.block, inst.args(a, b, c, m, n, k, None, bias),
+               shared_bytes=inst.smem_bytes, device=device, cluster=inst.cluster)
         return
     nbytes = inst.workspace_bytes(m, n, k)
     workspace = torch.empty(nbytes, dtype=torch.uint8, device=c.device) if nbytes else None
-    for step in inst.launches(a, b, c, m, n, k, workspace):
+    for step in inst.launches(a, b, c, m, n, k, workspace, bias):
         kernel = compile_kernel(step.source, step.name_expression, arch)
         launch(kernel, step.grid, step.block, step.args, shared_bytes=step.smem_bytes, device=device,
                cluster=step.cluster)

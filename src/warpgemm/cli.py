@@ -106,6 +106,8 @@ def _cmd_bench(args: argparse.Namespace) -> int:
         results.append(runner.run(cases, choices, suite=suite, family=fam, dtype=dtype,
                                   progress=not args.no_progress, target_seconds=target, on_case=show))
     for res in results:
+        if res["suite"] == "decode":
+            print(report.bandwidth_table(res))
         for kind, c in (res.get("ceiling") or {}).items():
             print(f"mma.sync {kind} ceiling on its own: {c['tflops_before']:.1f} TFLOP/s before the run, "
                   f"{c['tflops_after']:.1f} after; timed in the rounds with the kernels:")

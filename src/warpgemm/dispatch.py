@@ -29,6 +29,9 @@ class Rule:
     m: tuple[int, int] = (0, INF)
     n: tuple[int, int] = (0, INF)
     k: tuple[int, int] = (0, INF)
+    layouts: tuple[tuple[str, str], ...] | None = None
+    """The (A, B) operand layouts the rule applies to, as ``detect`` finds them (None: any), for
+    kernels that read some layouts only."""
     precision: str | None = None
     """For float32 inputs: ``"ffma"`` (``torch.get_float32_matmul_precision() == "highest"``)
     or ``"tf32"`` (``"high"`` or ``"medium"``); None matches both."""
@@ -37,14 +40,23 @@ class Rule:
     note: str = ""
     """Where the rule comes from (a measurement, or why it is a fallback)."""
 
-    def matches(self, capability: int, dtype: str, m: int, n: int, k: int, precision: str | None) -> bool:
+    def matches(self, capability: int, dtype: str, m: int, n: int, k: int, precision: str | None,
+                layouts: tuple[str, str] | None = None) -> bool:
         return (self.dtype == dtype
                 and (self.precision is None or self.precision == precision)
                 and self.capability[0] <= capability <= self.capability[1]
-                and self.m[0] <= m <= self.m[1] and self.n[0] <= n <= self.n[1] and self.k[0] <= k <= self.k[1])
+                and self.m[0] <= m <= self.m[1] and self.n[0] <= n <= self.n[1] and self.k[0] <= k <= self.k[1]
+                and (self.layouts is None or layouts in self.layouts))
 
+
+_LINEAR = (("row", "col"),)  # A (M, K) row-major, B = W.t() of an (N, K) weight
 
 RULES: tuple[Rule, ...] = (
+    # fp16 / bf16 with few rows (decode): the small-M kernel streams W once.
+    Rule("decode/01_swap_ab_splitk", "bfloat16", capability=(80, INF), m=(1, 64), layouts=_LINEAR,
+         note="M <= 64 in the Linear layout"),
+    Rule("decode/01_swap_ab_splitk", "float16", capability=(80, INF), m=(1, 64), layouts=_LINEAR,
+         note="M <= 64 in the Linear layout"),
     # float32, FMA precision: the cp.async FFMA rung where cp.async exists.
     Rule("sgemm/07_cp_async", "float32", capability=(80, INF), precision="ffma",
          note="the fastest FFMA rung on the H200 (docs/results/sgemm_square.json)"),
@@ -65,16 +77,18 @@ lookup scans only these for the shape."""
 
 
 def choose(capability: int, dtype: str, m: int, n: int, k: int, precision: str | None = None,
-           rules: tuple[Rule, ...] = RULES) -> Rule:
+           rules: tuple[Rule, ...] = RULES, layouts: tuple[str, str] | None = None) -> Rule:
     """The first rule of ``rules`` that matches the problem; ValueError when none does."""
     key = (capability, dtype, precision)
     found = _by_key.get(key) if rules is RULES else None
     if found is None:
-        found = tuple(r for r in rules if r.matches(capability, dtype, r.m[0], r.n[0], r.k[0], precision))
+        found = tuple(r for r in rules if r.dtype == dtype and (r.precision is None or r.precision == precision)
+                      and r.capability[0] <= capability <= r.capability[1])
         if rules is RULES:
             _by_key[key] = found
     for rule in found:
-        if rule.m[0] <= m <= rule.m[1] and rule.n[0] <= n <= rule.n[1] and rule.k[0] <= k <= rule.k[1]:
+        if (rule.m[0] <= m <= rule.m[1] and rule.n[0] <= n <= rule.n[1] and rule.k[0] <= k <= rule.k[1]
+                and (rule.layouts is None or layouts in rule.layouts)):
             return rule
     served = sorted({r.dtype for r in rules if r.capability[0] <= capability <= r.capability[1]})
     raise ValueError(f"kernel='auto' has no kernel for {dtype} inputs on a device of compute capability "

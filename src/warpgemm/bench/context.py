@@ -59,3 +59,26 @@ def collect() -> dict[str, Any]:
         "nvrtc": nvrtc_version(),
         "warpgemm_commit": _git_commit(),
     }
+
+
+def read_bandwidth_gbps(gib: float = 2.0, runs: int = 10) -> float:
+    """The device's read bandwidth now, in GB/s: a sum over ``gib`` GiB (nearly all reads),
+    timed with events, the median of ``runs`` after a warm-up."""
+    import statistics
+
+    import torch
+
+    x = torch.ones(int(gib * 2**30) // 2, dtype=torch.bfloat16, device="cuda")
+    x.sum()
+    times = []
+    for _ in range(runs):
+        s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        s.record()
+        x.sum()
+        e.record()
+        e.synchronize()
+        times.append(s.elapsed_time(e))
+    nbytes = x.numel() * 2
+    del x
+    torch.cuda.empty_cache()
+    return nbytes / statistics.median(times) / 1e6

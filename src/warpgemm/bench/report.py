@@ -24,6 +24,20 @@ def case_table(rows: list[dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
+def bandwidth_table(result: dict[str, Any]) -> str:
+    """For small-M results: each kernel's reading of B in GB/s (graph replays, cold B) and as a
+    fraction of the device's read bandwidth measured in the same run."""
+    bw = result.get("context", {}).get("read_bandwidth_gbps")
+    rows = result["results"]
+    lines = [f"B read at (GB/s{', fraction of the measured ' + f'{bw:.0f} GB/s' if bw else ''}):"]
+    for r in rows:
+        frac = f" ({r['weight_gbps'] / bw:.2f})" if bw else ""
+        t = r.get("graph_ms", r["median_ms"]) * 1e3
+        ratio = f" {r['graph_speedup']:.2f}x" if "graph_speedup" in r else ""
+        lines.append(f"  {r['m']:>3}x{r['n']}x{r['k']} {r['kernel']:<28} {t:8.2f} us {r['weight_gbps']:8.0f}{frac}{ratio}")
+    return "\n".join(lines)
+
+
 def write_json(result: dict[str, Any], path: str | Path) -> None:
     p = Path(path)
     p.parent.mkdir(parents=True, exist_ok=True)

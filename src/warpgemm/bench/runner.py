@@ -182,6 +182,9 @@ def bench_case(case: Case, choices: list[Choice], dtype: torch.dtype = torch.flo
         if label in graph_times:
             g = graph_times[label].median_ms
             row.update(graph_ms=g, graph_tflops=case.flops / g / 1e9)
+        # Bytes of B (the weight, in the Linear layout) over the kernel's own time: the figure of
+        # merit where reading B is the whole cost (small M).
+        row["weight_gbps"] = case.k * case.n * elem / row.get("graph_ms", t.median_ms) / 1e6
         if not is_baseline(label):
             base = times[base_label]
             ratio = timing.paired_ratio(t, base)
@@ -221,6 +224,8 @@ def run(cases: list[Case], choices: list[Choice], *, suite: str, family: str,
         print(f"not run on {dtype_name} inputs (they take other dtypes): {', '.join(skipped)}")
     ctx = context.collect()
     ctx["sm_clock_mhz_before"] = context.sm_clock_mhz()
+    if suite == "decode":
+        ctx["read_bandwidth_gbps"] = context.read_bandwidth_gbps()
     ceilings = _ceilings(choices, dtype)
     rows: list[dict[str, Any]] = []
     bar = tqdm(cases, desc=f"bench {family}/{suite}", unit="shape", disable=not progress, leave=False)

@@ -11,14 +11,15 @@ the tuner, the compile tests and the CLI all read the catalogue; nothing else li
 from __future__ import annotations
 
 from ..errors import KernelNotFoundError
+from .decode import DECODE, DECODE_FAMILY
 from .hgemm import HGEMM, HGEMM_FAMILY
 from .sgemm import SGEMM, SGEMM_FAMILY
 from .spec import (ALL_LAYOUTS, COL, ROW, Family, KernelInstance, KernelSpec, Launch, Math, Step,
-                   capability_of, gemm_args)
+                   capability_of, gemm_args, gemm_bias_args)
 
 __all__ = [
     "ALL_LAYOUTS", "CATALOG", "COL", "FAMILIES", "MATHS", "ROW", "Family", "KernelInstance",
-    "KernelSpec", "Launch", "Math", "Step", "capability_of", "family", "gemm_args", "get", "kernels",
+    "KernelSpec", "Launch", "Math", "Step", "capability_of", "family", "gemm_args", "gemm_bias_args", "get", "kernels",
     "math",
 ]
 
@@ -33,8 +34,8 @@ MATHS: dict[str, Math] = {m.name: m for m in (
 )}
 """Each kind of arithmetic, with its same-run baseline and its mma.sync ceiling."""
 
-FAMILIES: dict[str, Family] = {f.name: f for f in (SGEMM_FAMILY, HGEMM_FAMILY)}
-CATALOG: tuple[KernelSpec, ...] = SGEMM + HGEMM
+FAMILIES: dict[str, Family] = {f.name: f for f in (SGEMM_FAMILY, HGEMM_FAMILY, DECODE_FAMILY)}
+CATALOG: tuple[KernelSpec, ...] = SGEMM + HGEMM + DECODE
 _BY_NAME: dict[str, KernelSpec] = {s.name: s for s in CATALOG}
 
 

@@ -83,12 +83,22 @@ class Step:
 
 
 def gemm_args(inst: "KernelInstance", a: Any, b: Any, c: Any, m: int, n: int, k: int,
-              workspace: Any = None) -> tuple[Any, ...]:
+              workspace: Any = None, bias: Any = None) -> tuple[Any, ...]:
     """The ABI of the ladder kernels:
     ``(const T* A, const T* B, TC* C, int M, int N, int K, int lda, int ldb, int ldc)``, with
     ``a``/``b`` prepared operands (``operands.Operand``) and ``c`` the row-major output."""
     return (a.tensor, b.tensor, c, np.int32(m), np.int32(n), np.int32(k), np.int32(a.ld),
             np.int32(b.ld), np.int32(c.stride(0)))
+
+
+def gemm_bias_args(inst: "KernelInstance", a: Any, b: Any, c: Any, m: int, n: int, k: int,
+                   workspace: Any = None, bias: Any = None) -> tuple[Any, ...]:
+    """The ladder's ABI with a trailing ``const T* bias`` (N values, or null) for kernels that
+    add the bias in their epilogue."""
+    return gemm_args(inst, a, b, c, m, n, k) + (bias if bias is not None else _NULL,)
+
+
+_NULL = np.uint64(0)
 
 
 @dataclass(frozen=True, eq=False)
@@ -146,7 +156,15 @@ class KernelSpec:
     cluster: Callable[[Params], tuple[int, int, int]] | None = None
     """Thread-block cluster shape, for kernels launched in clusters."""
     abi: Callable[..., tuple[Any, ...]] = gemm_args
-    """``abi(instance, a, b, c, m, n, k, workspace)`` -> the main kernel's arguments."""
+    """``abi(instance, a, b, c, m, n, k, workspace, bias)`` -> the main kernel's arguments."""
+    fused_bias: bool = False
+    """The kernel adds a bias vector (one value per column of C) in its epilogue (its ``abi``
+    passes it)."""
+    shape_params: Callable[[int, int, int], Params] | None = None
+    """Parameters that follow from the problem's (M, N, K), such as how many tiles of tokens a
+    small-M kernel holds; explicit parameters override them."""
+    max_m: Callable[[Params], int] | None = None
+    """The largest M the kernel computes with these parameters (None: any)."""
     workspace: Callable[[int, int, int, Params], int] | None = None
     """Bytes of scratch device memory a launch needs for an (M, N, K) problem (None: none)."""
     steps: tuple[Step, ...] = ()
@@ -294,19 +312,21 @@ class KernelInstance:
         """Bytes of scratch device memory the launches need."""
         return 0 if self.spec.workspace is None else self.spec.workspace(m, n, k, self.params)
 
-    def args(self, a: Any, b: Any, c: Any, m: int, n: int, k: int, workspace: Any = None) -> tuple[Any, ...]:
-        """The main kernel's arguments for prepared operands ``a``, ``b`` and output ``c``."""
-        return self.spec.abi(self, a, b, c, m, n, k, workspace)
+    def args(self, a: Any, b: Any, c: Any, m: int, n: int, k: int, workspace: Any = None,
+             bias: Any = None) -> tuple[Any, ...]:
+        """The main kernel's arguments for prepared operands ``a``, ``b``, output ``c`` and (for
+        kernels with ``fused_bias``) the bias vector."""
+        return self.spec.abi(self, a, b, c, m, n, k, workspace, bias)
 
-    def launches(self, a: Any, b: Any, c: Any, m: int, n: int, k: int,
-                 workspace: Any = None) -> list[Launch]:
+    def launches(self, a: Any, b: Any, c: Any, m: int, n: int, k: int, workspace: Any = None,
+                 bias: Any = None) -> list[Launch]:
         """Every launch of one problem, in order: the main kernel, then the spec's steps."""
         out = [Launch(self.source, self.name_expression, self.grid(m, n, k), self.block,
-                      self.smem_bytes, self.args(a, b, c, m, n, k, workspace), self.cluster)]
+                      self.smem_bytes, self.args(a, b, c, m, n, k, workspace, bias), self.cluster)]
         for step in self.spec.steps:
             out.append(Launch(step.source, step.name_expression(self), step.grid(self, m, n, k),
                               step.block(self), step.smem_bytes(self),
-                              step.args(self, a, b, c, m, n, k, workspace)))
+                              step.args(self, a, b, c, m, n, k, workspace, bias)))
         return out
 
 

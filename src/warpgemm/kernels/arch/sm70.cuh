@@ -68,6 +68,43 @@ __device__ __forceinline__ float4 ld_volatile_shared_v4_f32(uint32_t addr) {  //
 }
 
 // ---------------------------------------------------------------------------------------------
+// Conversions of single 16-bit floats (pairs: arch/sm80.cuh)
+// ---------------------------------------------------------------------------------------------
+
+__device__ __forceinline__ float cvt_f32_f16(uint16_t h) {
+    float f;
+    asm("cvt.f32.f16 %0, %1;\n" : "=f"(f) : "h"(h));
+    return f;
+}
+
+__device__ __forceinline__ uint16_t cvt_f16_f32(float f) {
+    uint16_t h;
+    asm("cvt.rn.f16.f32 %0, %1;\n" : "=h"(h) : "f"(f));
+    return h;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Global loads with cache hints
+// ---------------------------------------------------------------------------------------------
+
+// 16 bytes through the read-only path, not kept in L1 (.L1::no_allocate): for data a block
+// reads once and no other block of the same SM reads, such as a weight streamed by a GEMV.
+__device__ __forceinline__ uint4 ld_global_nc_na_v4(const void* p) {
+    uint4 v;
+    asm("ld.global.nc.L1::no_allocate.v4.u32 {%0, %1, %2, %3}, [%4];\n"
+                 : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "l"(p));
+    return v;
+}
+
+// 16 bytes through the read-only path, cached in L1: for data many warps of a block read.
+__device__ __forceinline__ uint4 ld_global_nc_v4(const void* p) {
+    uint4 v;
+    asm("ld.global.nc.v4.u32 {%0, %1, %2, %3}, [%4];\n"
+                 : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "l"(p));
+    return v;
+}
+
+// ---------------------------------------------------------------------------------------------
 // wmma m16n16k16 with fp16 operands: warp-wide fragments whose register layout is opaque; `ldm`
 // is the distance in elements between rows (ROW) or columns (!ROW) of the matrix in shared
 // memory. Addresses must be 32-byte aligned, ldm a multiple of 8 elements (16-bit) or 4 (fp32).

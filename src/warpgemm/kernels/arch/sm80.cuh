@@ -81,6 +81,12 @@ __device__ __forceinline__ uint32_t cvt_f16x2(float lo, float hi) {
     return r;
 }
 
+__device__ __forceinline__ uint16_t cvt_bf16_f32(float f) {
+    uint16_t h;
+    asm("cvt.rn.bf16.f32 %0, %1;\n" : "=h"(h) : "f"(f));
+    return h;
+}
+
 __device__ __forceinline__ uint32_t cvt_bf16x2(float lo, float hi) {
     uint32_t r;
     asm("cvt.rn.bf16x2.f32 %0, %1, %2;\n" : "=r"(r) : "f"(hi), "f"(lo));

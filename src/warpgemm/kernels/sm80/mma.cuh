@@ -17,6 +17,19 @@ __device__ __forceinline__ uint32_t pack2(float lo, float hi) {
     else return cvt_bf16x2(lo, hi);
 }
 
+// One element of T (half_t, bf16_t or float) as a float, and a float rounded to nearest as T.
+__device__ __forceinline__ float to_float(float x) { return x; }
+__device__ __forceinline__ float to_float(half_t x) { return cvt_f32_f16(x.bits); }
+__device__ __forceinline__ float to_float(bf16_t x) { return __uint_as_float(static_cast<uint32_t>(x.bits) << 16); }
+
+template <typename T>
+__device__ __forceinline__ T from_float(float x) {
+    static_assert(is_16bit_float<T> || same_type<T, float>::value, "from_float makes half_t, bf16_t or float");
+    if constexpr (same_type<T, float>::value) return x;
+    else if constexpr (same_type<T, half_t>::value) return T{cvt_f16_f32(x)};
+    else return T{cvt_bf16_f32(x)};
+}
+
 // The m16n8k16 atom for inputs T (half_t or bf16_t) and one tile's accumulators Acc: float[4]
 // (fp32) or uint32_t[2] (f16x2 pairs; fp16 inputs only).
 template <typename T, typename Acc>

@@ -1,0 +1,100 @@
+"""The small-M (decode) kernel: A @ W.t() for M <= 64, any N and K, fp16/bf16 in, fp16/bf16/fp32
+out, with the bias fused, the same bits on every run; and kernel="auto" sends decode shapes to it.
+
+Fresh random inputs every time, the output poisoned with NaN, a float64 reference."""
+
+from __future__ import annotations
+
+import pytest
+import torch
+
+import warpgemm
+
+pytestmark = pytest.mark.gpu
+
+KERNEL = "decode/01_swap_ab_splitk"
+MS = [1, 2, 7, 8, 9, 16, 31, 33, 64]
+NKS = [(1, 8), (17, 65), (100, 4096), (4095, 1000), (4096, 4096), (257, 33)]
+TOL = {torch.bfloat16: 1e-2, torch.float16: 2e-3, torch.float32: 2e-3}
+
+
+def _linear_operands(m: int, n: int, k: int, dtype: torch.dtype):
+    x = torch.randn(m, k, device="cuda").to(dtype)
+    w = torch.randn(n, k, device="cuda").to(dtype) / k ** 0.5
+    return x, w
+
+
+def _rel(out: torch.Tensor, ref: torch.Tensor) -> float:
+    return float(torch.linalg.vector_norm(out.double() - ref) / torch.linalg.vector_norm(ref).clamp_min(1e-30))
+
+
+@pytest.mark.parametrize("m", MS)
+@pytest.mark.parametrize("n,k", NKS)
+@pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16])
+def test_small_m_is_correct_for_any_n_and_k(m, n, k, dtype):
+    x, w = _linear_operands(m, n, k, dtype)
+    out = torch.full((m, n), float("nan"), device="cuda", dtype=dtype)
+    warpgemm.matmul(x, w.t(), kernel=KERNEL, out=out)
+    torch.cuda.synchronize()
+    assert _rel(out, x.double() @ w.double().t()) < TOL[dtype]
+
+
+@pytest.mark.parametrize("out_dtype", [None, torch.float32])
+@pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16])
+def test_the_bias_is_added_in_fp32_before_the_one_rounding(dtype, out_dtype):
+    m, n, k = 5, 1000, 1536
+    x, w = _linear_operands(m, n, k, dtype)
+    bias = torch.randn(n, device="cuda").to(dtype)
+    out = warpgemm.matmul(x, w.t(), kernel=KERNEL, bias=bias, out_dtype=out_dtype)
+    ref = x.double() @ w.double().t() + bias.double()
+    assert out.dtype == (out_dtype or dtype)
+    assert _rel(out, ref) < TOL[out.dtype]
+    if out_dtype is torch.float32:  # fp32 out: only the fp32 sums' rounding, far below bf16's
+        assert _rel(out, ref) < 1e-5
+
+
+def test_the_result_is_the_same_bits_on_every_run():
+    x, w = _linear_operands(16, 4096, 4096, torch.bfloat16)
+    first = warpgemm.matmul(x, w.t(), kernel=KERNEL)
+    for _ in range(3):
+        assert torch.equal(warpgemm.matmul(x, w.t(), kernel=KERNEL), first)
+
+
+def test_more_rows_than_the_kernel_holds_are_refused():
+    x, w = _linear_operands(65, 64, 64, torch.bfloat16)
+    with pytest.raises(ValueError, match="computes at most M = 64 rows"):
+        warpgemm.matmul(x, w.t(), kernel=KERNEL)
+    x, w = _linear_operands(20, 64, 64, torch.bfloat16)
+    with pytest.raises(ValueError, match="computes at most M = 8 rows"):
+        warpgemm.matmul(x, w.t(), kernel=KERNEL, TOKEN_TILES=1)
+
+
+@pytest.mark.parametrize("m,expected", [(1, KERNEL), (64, KERNEL), (65, "hgemm/07_tuned")])
+def test_auto_sends_small_m_in_the_linear_layout_here(m, expected, monkeypatch):
+    from warpgemm import api
+
+    chosen = []
+    real = api.run_instance
+    monkeypatch.setattr(api, "run_instance", lambda inst, *rest: (chosen.append(inst.name), real(inst, *rest)))
+    x, w = _linear_operands(m, 256, 512, torch.bfloat16)
+    out = warpgemm.matmul(x, w.t())
+    assert chosen == [expected]
+    assert _rel(out, x.double() @ w.double().t()) < 1e-2
+    chosen.clear()
+    warpgemm.matmul(x, w.t().contiguous())  # B row-major: not the decode kernel's layout
+    assert chosen == ["hgemm/07_tuned"]
+
+
+def test_a_captured_graph_replays_the_decode_kernel():
+    x, w = _linear_operands(4, 2048, 2048, torch.bfloat16)
+    out = torch.empty(4, 2048, device="cuda", dtype=torch.bfloat16)
+    warpgemm.matmul(x, w.t(), out=out)
+    torch.cuda.synchronize()
+    g = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(g):
+        warpgemm.matmul(x, w.t(), out=out)
+    x.copy_(torch.randn_like(x))
+    out.fill_(float("nan"))
+    g.replay()
+    torch.cuda.synchronize()
+    assert _rel(out, x.double() @ w.double().t()) < 1e-2
