@@ -129,7 +129,8 @@ def _ceiling_kinds(choices: list[Choice], dtype: torch.dtype) -> list[str]:
 
 
 def bench_case(case: Case, choices: list[Choice], dtype: torch.dtype = torch.float32,
-               *, min_rounds: int = 20, target_seconds: float = 1.0) -> list[dict[str, Any]]:
+               *, min_rounds: int = 20, target_seconds: float = 1.0,
+               always_graph: bool = False) -> list[dict[str, Any]]:
     """Time every choice and its baseline on one shape; one result row per choice and baseline."""
     gen = torch.Generator(device="cuda").manual_seed(hash(case) & 0xFFFF_FFFF)
     elem = torch.tensor([], dtype=dtype).element_size()
@@ -163,7 +164,7 @@ def bench_case(case: Case, choices: list[Choice], dtype: torch.dtype = torch.flo
     # Where calls are short enough for launch overhead to matter, time them once more as CUDA-graph
     # replays (one graph per candidate: a call on every input set in turn), again interleaved.
     graph_times: dict[str, timing.Timings] = {}
-    if min(t.median_ms for t in times.values()) < GRAPH_BELOW_MS:
+    if always_graph or min(t.median_ms for t in times.values()) < GRAPH_BELOW_MS:
         graphs = {label: timing.capture(runners[label], n_sets) for label in times}
         graph_times = timing.interleaved({label: (lambda i, g=g: g.replay()) for label, g in graphs.items()},
                                          1, min_rounds=min_rounds, target_seconds=target_seconds / 2)
@@ -231,7 +232,10 @@ def run(cases: list[Case], choices: list[Choice], *, suite: str, family: str,
     bar = tqdm(cases, desc=f"bench {family}/{suite}", unit="shape", disable=not progress, leave=False)
     for case in bar:
         bar.set_postfix_str(case.label)
-        case_rows = bench_case(case, choices, dtype, min_rounds=min_rounds, target_seconds=target_seconds)
+        # Small M (the decode suite) is judged by graph replays only: an eager call's time is the
+        # host's launch latency.
+        case_rows = bench_case(case, choices, dtype, min_rounds=min_rounds, target_seconds=target_seconds,
+                               always_graph=suite == "decode")
         rows.extend(case_rows)
         if on_case is not None:
             on_case(case, case_rows)

@@ -18,7 +18,7 @@ def _rows(p: Mapping[str, int]) -> int:
 def _valid(p: Mapping[str, int]) -> bool:
     """The kernel's static_asserts."""
     return (1 <= p["TOKEN_TILES"] <= 8 and 1 <= p["ROW_GROUPS"] <= 4 and 1 <= p["WARPS"] <= 16
-            and 1 <= p["UNROLL"] <= 8)
+            and 1 <= p["UNROLL"] <= 8 and p["UNROLL"] * p["ROW_GROUPS"] <= 8)
 
 
 DECODE_FAMILY = Family(

@@ -76,6 +76,8 @@ decode_swap_ab_splitk(const T* __restrict__ A, const T* __restrict__ B, TC* __re
     static_assert(1 <= ROW_GROUPS && ROW_GROUPS <= 4, "ROW_GROUPS groups of 16 rows of W per block: 1 to 4");
     static_assert(1 <= WARPS && WARPS <= 16, "WARPS warps split K: 1 to 16");
     static_assert(1 <= UNROLL && UNROLL <= 8, "UNROLL k chunks in flight per warp: 1 to 8");
+    static_assert(UNROLL * ROW_GROUPS <= 8, "UNROLL * ROW_GROUPS <= 8: each k chunk of a row group in "
+                                            "flight holds 8 registers of W");
     constexpr int ROWS = 16 * ROW_GROUPS;
     constexpr int CHUNK = 32;  // k per chunk: 4 lanes x 8 elements
 

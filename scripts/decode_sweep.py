@@ -1,0 +1,94 @@
+#!/usr/bin/env python3
+"""Measure the small-M kernel's parameters on this GPU, against cuBLAS, the way the decode suite
+times it: CUDA-graph replays over enough copies of the weight that every call reads it from HBM,
+candidates and cuBLAS interleaved. Prints, per shape, cuBLAS and the fastest choices; writes every
+timing with its context as JSON.
+
+    python scripts/decode_sweep.py [--ms 1 16 32 64] [--nk 4096x4096 14336x4096] [--json out.json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import sys
+from pathlib import Path
+
+import torch
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
+
+import warpgemm  # noqa: E402
+from warpgemm import catalog  # noqa: E402
+from warpgemm.bench import context, timing  # noqa: E402
+
+KERNEL = "decode/01_swap_ab_splitk"
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--ms", type=int, nargs="+", default=[1, 4, 16, 32, 64])
+    ap.add_argument("--nk", nargs="+", default=["4096x4096", "14336x4096", "4096x14336", "8192x8192"])
+    ap.add_argument("--space", default="ROW_GROUPS=1,2,4;WARPS=4,8,16;UNROLL=2,4,8",
+                    help="parameter values to try, NAME=v,v;NAME=v,...")
+    ap.add_argument("--rounds", type=int, default=15)
+    ap.add_argument("--json")
+    args = ap.parse_args()
+    spec = catalog.get(KERNEL)
+    space = {kv.split("=")[0]: [int(v) for v in kv.split("=")[1].split(",")] for kv in args.space.split(";")}
+    names = list(space)
+    cands = [dict(zip(names, vals)) for vals in itertools.product(*space.values())]
+    cands = [p for p in cands if spec.valid(spec.resolve(p))]
+    # Compile every candidate for every M in parallel processes first.
+    from warpgemm.runtime.device import current_arch
+    from warpgemm.tuning.search import precompile
+    from warpgemm.tuning.table import Problem
+
+    tiles = sorted({max(1, -(-m // 8)) for m in args.ms})
+    precompile(spec, [spec.resolve({**p, "TOKEN_TILES": tt}) for p in cands for tt in tiles],
+               Problem(1, 1, 1, "bfloat16", "bfloat16", "row", "col"), current_arch())
+    l2 = torch.cuda.get_device_properties(0).L2_cache_size
+    bw = context.read_bandwidth_gbps()
+    doc = {"context": context.collect(), "read_bandwidth_gbps": bw, "kernel": KERNEL, "results": []}
+    print(f"{doc['context']['gpu']}: read bandwidth {bw:.0f} GB/s")
+    for nk in args.nk:
+        n, k = (int(x) for x in nk.split("x"))
+        w_bytes = n * k * 2
+        sets = timing.sets_needed(w_bytes, l2, 2)
+        ws = [torch.randn(n, k, device="cuda").to(torch.bfloat16) for _ in range(sets)]
+        for m in args.ms:
+            xs = [torch.randn(m, k, device="cuda").to(torch.bfloat16) for _ in range(sets)]
+            out = torch.empty(m, n, device="cuda", dtype=torch.bfloat16)
+            ref = (xs[0].double() @ ws[0].double().t())
+            runners = {"cuBLAS": lambda i: torch.matmul(xs[i], ws[i].t())}
+            for p in cands:
+                label = ",".join(f"{k_}={v}" for k_, v in p.items())
+                def run(i, p=p):
+                    return warpgemm.matmul(xs[i], ws[i].t(), kernel=KERNEL, out=out, **p)
+                got = run(0).double()
+                err = float(torch.linalg.vector_norm(got - ref) / torch.linalg.vector_norm(ref))
+                if not err < 1e-2:
+                    raise SystemExit(f"{KERNEL} {p} at {m}x{n}x{k}: wrong result (rel err {err:.2e})")
+                runners[label] = run
+            graphs = {label: timing.capture(r, sets) for label, r in runners.items()}
+            times = timing.interleaved({label: (lambda i, g=g: g.replay()) for label, g in graphs.items()}, 1,
+                                       min_rounds=args.rounds, max_rounds=args.rounds, warmup=2)
+            per_call = {label: t.median_ms / sets * 1e3 for label, t in times.items()}
+            base = per_call.pop("cuBLAS")
+            best = sorted(per_call.items(), key=lambda kv: kv[1])
+            print(f"M={m:>2} N={n} K={k}: cuBLAS {base:6.2f} us ({w_bytes / base / 1e3:5.0f} GB/s); best: "
+                  + "; ".join(f"{lab} {us:6.2f} us {base / us:4.2f}x" for lab, us in best[:3]), flush=True)
+            for label, us in per_call.items():
+                doc["results"].append({"m": m, "n": n, "k": k, "params": label, "us": us, "cublas_us": base,
+                                       "speedup": base / us, "weight_gbps": w_bytes / us / 1e3})
+            del graphs, xs
+        del ws
+        torch.cuda.empty_cache()
+    if args.json:
+        Path(args.json).write_text(json.dumps(doc, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
