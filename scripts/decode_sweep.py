@@ -46,7 +46,7 @@ def main() -> int:
     from warpgemm.tuning.table import Problem
 
     tiles = sorted({max(1, -(-m // 8)) for m in args.ms})
-    precompile(spec, [spec.resolve({**p, "TOKEN_TILES": tt}) for p in cands for tt in tiles],
+    precompile(spec, [q for p in cands for tt in tiles if spec.valid(q := spec.resolve({**p, "TOKEN_TILES": tt}))],
                Problem(1, 1, 1, "bfloat16", "bfloat16", "row", "col"), current_arch())
     l2 = torch.cuda.get_device_properties(0).L2_cache_size
     bw = context.read_bandwidth_gbps()
@@ -62,7 +62,10 @@ def main() -> int:
             out = torch.empty(m, n, device="cuda", dtype=torch.bfloat16)
             ref = (xs[0].double() @ ws[0].double().t())
             runners = {"cuBLAS": lambda i: torch.matmul(xs[i], ws[i].t())}
+            tt = max(1, -(-m // 8))
             for p in cands:
+                if not spec.valid(spec.resolve({**p, "TOKEN_TILES": tt})):
+                    continue
                 label = ",".join(f"{k_}={v}" for k_, v in p.items())
                 def run(i, p=p):
                     return warpgemm.matmul(xs[i], ws[i].t(), kernel=KERNEL, out=out, **p)

@@ -18,7 +18,13 @@ def _rows(p: Mapping[str, int]) -> int:
 def _valid(p: Mapping[str, int]) -> bool:
     """The kernel's static_asserts."""
     return (1 <= p["TOKEN_TILES"] <= 8 and 1 <= p["ROW_GROUPS"] <= 4 and 1 <= p["WARPS"] <= 16
-            and 1 <= p["UNROLL"] <= 8 and p["UNROLL"] * p["ROW_GROUPS"] <= 8)
+            and 1 <= p["UNROLL"] <= 8 and p["UNROLL"] * p["ROW_GROUPS"] <= 8
+            and _smem(p) <= 227 * 1024)
+
+
+def _smem(p: Mapping[str, int]) -> int:
+    # The warps' partial sums: 32 lanes x WARPS x (4 per row group and token tile) floats.
+    return 4 * 32 * p["WARPS"] * p["ROW_GROUPS"] * p["TOKEN_TILES"] * 4
 
 
 DECODE_FAMILY = Family(
@@ -36,7 +42,7 @@ DECODE: tuple[KernelSpec, ...] = (
        params={"TOKEN_TILES": 1, "ROW_GROUPS": 1, "WARPS": 8, "UNROLL": 4},
        threads=lambda p: 32 * p["WARPS"], tile=lambda p: (8 * p["TOKEN_TILES"], _rows(p)),
        grid=lambda m, n, p: (cdiv(n, _rows(p)), 1, 1),
-       smem_bytes=lambda p: 4 * 32 * p["WARPS"] * p["ROW_GROUPS"] * p["TOKEN_TILES"] * 4,
+       smem_bytes=_smem,
        shape_params=lambda m, n, k: {"TOKEN_TILES": max(1, min(8, cdiv(m, 8)))},
        max_m=lambda p: 8 * p["TOKEN_TILES"],
        tuning={"ROW_GROUPS": (1, 2), "WARPS": (4, 8, 16), "UNROLL": (2, 4, 8)},
