@@ -52,11 +52,18 @@ class Rule:
 _LINEAR = (("row", "col"),)  # A (M, K) row-major, B = W.t() of an (N, K) weight
 
 RULES: tuple[Rule, ...] = (
-    # fp16 / bf16 with few rows (decode): the small-M kernel streams W once.
-    Rule("decode/01_swap_ab_splitk", "bfloat16", capability=(80, INF), m=(1, 64), layouts=_LINEAR,
-         note="M <= 64 in the Linear layout"),
-    Rule("decode/01_swap_ab_splitk", "float16", capability=(80, INF), m=(1, 64), layouts=_LINEAR,
-         note="M <= 64 in the Linear layout"),
+    # fp16 / bf16 with few rows (decode), in the Linear layout: the small-M kernel streams W once.
+    # Parameters from scripts/decode_sweep.py on an H100 (docs/results/decode_sweep_h100.json).
+    *(Rule("decode/01_swap_ab_splitk", dt, capability=(80, INF), layouts=_LINEAR, m=m, n=n, params=p,
+           note="decode_sweep_h100.json")
+      for dt in ("bfloat16", "float16")
+      for m, n, p in (
+          ((1, 16), (8192, INF), {"ROW_GROUPS": 1, "WARPS": 4, "UNROLL": 2}),
+          ((1, 16), (0, 8191), {"ROW_GROUPS": 1, "WARPS": 16, "UNROLL": 2}),
+          ((17, 32), (0, INF), {"ROW_GROUPS": 2, "WARPS": 16, "UNROLL": 4}),
+          ((33, 64), (8192, INF), {"ROW_GROUPS": 4, "WARPS": 4, "UNROLL": 2}),
+          ((33, 64), (0, 8191), {"ROW_GROUPS": 2, "WARPS": 16, "UNROLL": 2}),
+      )),
     # float32, FMA precision: the cp.async FFMA rung where cp.async exists.
     Rule("sgemm/07_cp_async", "float32", capability=(80, INF), precision="ffma",
          note="the fastest FFMA rung on the H200 (docs/results/sgemm_square.json)"),

@@ -39,7 +39,7 @@ _f = DECODE_FAMILY.spec
 DECODE: tuple[KernelSpec, ...] = (
     _f(1, "swap AB (W rows on the mma's M side), fragments straight from global memory, K split "
           "across a block's warps", "swap_ab_splitk", "decode_swap_ab_splitk",
-       params={"TOKEN_TILES": 1, "ROW_GROUPS": 1, "WARPS": 8, "UNROLL": 4},
+       params={"TOKEN_TILES": 1, "ROW_GROUPS": 1, "WARPS": 16, "UNROLL": 2},
        threads=lambda p: 32 * p["WARPS"], tile=lambda p: (8 * p["TOKEN_TILES"], _rows(p)),
        grid=lambda m, n, p: (cdiv(n, _rows(p)), 1, 1),
        smem_bytes=_smem,
