@@ -15,7 +15,8 @@ from typing import Any
 
 __version__ = "0.1.0"
 
-__all__ = ["matmul", "kernels", "compile", "KernelSpec", "CompiledKernel", "__version__"]
+__all__ = ["matmul", "kernels", "compile", "patch", "unpatch", "nn", "KernelSpec", "CompiledKernel",
+           "__version__"]
 
 
 def __getattr__(name: str) -> Any:
@@ -23,6 +24,14 @@ def __getattr__(name: str) -> Any:
         from . import api
 
         return getattr(api, name)
+    if name in ("patch", "unpatch"):
+        from . import nn
+
+        return getattr(nn, name)
+    if name == "nn":
+        import importlib
+
+        return importlib.import_module(".nn", __name__)
     if name == "KernelSpec":
         from .catalog import KernelSpec
 

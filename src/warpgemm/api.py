@@ -13,11 +13,12 @@ from typing import Any, Mapping
 
 import torch
 
-from . import catalog, dispatch, dtypes
+from . import catalog, dispatch, dtypes, plan, torch_ops
 from .catalog import KernelInstance, KernelSpec
 from .errors import NoDeviceError
 from .operands import Operand, detect, prepare
 from .runtime import CompiledKernel, compile_kernel, launch
+from .runtime.launch import planned_args, planned_config
 from .runtime.device import arch_of, current_capability, has_device
 from .tuning import table
 
@@ -133,12 +134,12 @@ def _fit_params(spec: KernelSpec, p: dict[str, int], explicit: Mapping[str, int]
 def matmul(a: torch.Tensor, b: torch.Tensor, *, out_dtype: torch.dtype | None = None,
            bias: torch.Tensor | None = None, kernel: str = "auto", out: torch.Tensor | None = None,
            **params: int) -> torch.Tensor:
-    """``a @ b`` for 2-D CUDA tensors, computed by a warpgemm kernel.
+    """``a @ b`` (+ ``bias``) for 2-D CUDA tensors, computed by a warpgemm kernel.
 
     ``kernel="auto"`` picks the kernel and its parameters from the shipped dispatch rules
-    (:mod:`warpgemm.dispatch`) for this GPU, dtype and shape; for float32 it follows
-    ``torch.get_float32_matmul_precision()``: ``"highest"`` computes in fp32 FMA, ``"high"`` and
-    ``"medium"`` use TF32 tensor cores. Any catalogue name (for example
+    (:mod:`warpgemm.dispatch`) for this GPU, dtype, shape and operand layout; for float32 it
+    follows ``torch.get_float32_matmul_precision()``: ``"highest"`` computes in fp32 FMA,
+    ``"high"`` and ``"medium"`` use TF32 tensor cores. Any catalogue name (for example
     ``"sgemm/05_double_buffer"``) runs that kernel; ``params`` override its template parameters
     (for example ``STAGES=2``). ``out_dtype`` defaults to the kernel's default output for the
     input dtype (the input dtype for floats). ``bias`` (N values of the inputs' dtype) is added
@@ -146,7 +147,43 @@ def matmul(a: torch.Tensor, b: torch.Tensor, *, out_dtype: torch.dtype | None = 
     has one (the fp16/bf16 paths), else after. Row- and column-major operands are read in place;
     other strides are copied first. The result is a new contiguous (M, N) tensor, or ``out``
     when given (a contiguous (M, N) CUDA tensor of the output dtype, overwritten).
+
+    The call is the registered op ``torch.ops.warpgemm.mm``: under ``torch.compile``, CUDA-graph
+    capture and autograd it is that op. An eager call that needs no gradient calls the op's
+    implementation directly, and a repeated problem (same shapes, strides, dtypes, devices)
+    launches from its plan (:mod:`warpgemm.plan`), without validating or choosing again.
     """
+    if torch.compiler.is_compiling():
+        return _via_op(a, b, bias, out_dtype, kernel, params, out)
+    try:
+        k = plan.key(a, b, bias, out_dtype, kernel, params, out)
+        grad = torch.is_grad_enabled() and (a.requires_grad or b.requires_grad
+                                            or (bias is not None and bias.requires_grad))
+    except AttributeError:  # not tensors: the full path says what is wrong
+        k, grad = None, False
+    if not grad:
+        found = plan.get(k) if k is not None else None
+        if found is not None:
+            c = found.run(a, b, bias, out)
+            if c is not None:
+                return c
+        return _matmul(a, b, bias, out_dtype, kernel, params, out, k)
+    _validate(a, b, bias, out_dtype, kernel, params)
+    return _via_op(a, b, bias, out_dtype, kernel, params, out)
+
+
+def _via_op(a: Any, b: Any, bias: Any, out_dtype: Any, kernel: str, params: dict[str, int],
+            out: Any) -> torch.Tensor:
+    c = torch.ops.warpgemm.mm(a, b, bias, out_dtype, kernel, torch_ops.params_text(params))
+    if out is not None:
+        out.copy_(c)
+        return out
+    return c
+
+
+def _validate(a: Any, b: Any, bias: Any, out_dtype: Any, kernel: str, params: dict[str, int],
+              need_device: bool = True) -> tuple[str, str | None]:
+    """Every check that needs no kernel choice; (input dtype name, output dtype name or None)."""
     _check_operands(a, b)
     in_name = dtypes.name_of(a.dtype)
     out_name = _check_out_dtype(in_name, out_dtype)
@@ -154,6 +191,10 @@ def matmul(a: torch.Tensor, b: torch.Tensor, *, out_dtype: torch.dtype | None = 
         catalog.get(kernel)  # unknown names fail before anything else
     elif params:
         raise TypeError("warpgemm.matmul: template parameters need an explicit kernel=... name")
+    if bias is not None:
+        _check_bias(bias, b.shape[1], a)
+    if not need_device:
+        return in_name, out_name
     if not has_device():
         raise NoDeviceError("warpgemm.matmul needs a CUDA device, and none is available "
                             "(torch.cuda.is_available() is False)")
@@ -164,12 +205,23 @@ def matmul(a: torch.Tensor, b: torch.Tensor, *, out_dtype: torch.dtype | None = 
     if a.device != b.device:
         raise ValueError(f"warpgemm.matmul: a is on {a.device} and b on {b.device}; "
                          "they must share one device")
+    return in_name, out_name
 
+
+def default_out_dtype(a_dtype: torch.dtype, kernel: str = "auto") -> torch.dtype:
+    """The output dtype a call with inputs of ``a_dtype`` returns when no ``out_dtype`` is given."""
+    in_name = dtypes.name_of(a_dtype)
+    name = catalog.get(kernel).default_out_dtype(in_name) if kernel != "auto" else _outputs()[in_name][0]
+    return dtypes.torch_dtype(name)
+
+
+def _matmul(a: torch.Tensor, b: torch.Tensor, bias: torch.Tensor | None, out_dtype: Any, kernel: str,
+            params: dict[str, int], out: torch.Tensor | None, plan_key: tuple | None) -> torch.Tensor:
+    """The full path: validate, choose, prepare, launch, and keep a plan for the next call."""
+    in_name, out_name = _validate(a, b, bias, out_dtype, kernel, params)
     m, k = a.shape
     n = b.shape[1]
     device = a.device
-    if bias is not None:
-        _check_bias(bias, n, a)
     with _on_device(device):
         capability = current_capability()
         la, lb = detect(a), detect(b)
@@ -202,7 +254,26 @@ def matmul(a: torch.Tensor, b: torch.Tensor, *, out_dtype: torch.dtype | None = 
         run_instance(inst, oa, ob, c, m, n, k, device.index, bias if fused else None)
         if bias is not None and not fused:
             c.add_(bias)
+        if plan_key is not None and inst.single_launch and inst.cluster is None and not (oa.copied or ob.copied):
+            _keep_plan(plan_key, inst, oa, ob, c, bias if fused else None, m, n, k, device.index,
+                       bias is not None and not fused)
         return c
+
+
+def _keep_plan(plan_key: tuple, inst: KernelInstance, oa: Operand, ob: Operand, c: torch.Tensor,
+               bias: torch.Tensor | None, m: int, n: int, k: int, device: int, bias_after: bool) -> None:
+    args = inst.args(oa, ob, c, m, n, k, None, bias)
+    template = planned_args(args)
+    if template is None:
+        return
+    slots = tuple(next((i for i, x in enumerate(args) if x is t), -1) for t in (oa.tensor, ob.tensor, c, bias))
+    if min(slots[:3]) < 0:
+        return
+    kernel = compile_kernel(inst.source, inst.name_expression, arch_of(device))
+    align = inst.spec.align_elems * oa.tensor.element_size()
+    plan.put(plan_key, plan.Plan(kernel.function(device), planned_config(inst.grid(m, n, k), inst.block,
+                                                                          inst.smem_bytes),
+                                 template, slots, (m, n), c.dtype, align, device, bias_after))
 
 
 def _on_device(device: torch.device):

@@ -161,10 +161,21 @@ def compile_kernel(source: str, name_expression: str, arch: str | None = None) -
         return _loaded.setdefault(key, kernel)
 
 
+_forget_hooks: list = []
+"""Called by :func:`forget_loaded`: whatever keeps references to loaded kernels (launch plans)."""
+
+
+def on_forget(hook) -> None:
+    """Call ``hook()`` whenever :func:`forget_loaded` runs."""
+    _forget_hooks.append(hook)
+
+
 def forget_loaded() -> None:
     """Drop this process's kernels, so that the next call re-reads the sources."""
     with _lock:
         _loaded.clear()
+    for hook in _forget_hooks:
+        hook()
 
 
 def _compile_or_load(source: str, name_expression: str, arch: str) -> CompiledKernel:

@@ -181,3 +181,30 @@ def _launch_driver(kernel: CompiledKernel, fn: Any, grid: tuple[int, ...], block
     if err != cu.CUresult.CUDA_SUCCESS:
         raise RuntimeError(f"{kernel.name_expression}: cuLaunchKernelEx failed: {err.name} "
                            f"(grid {grid}, block {block}, cluster {cluster}, {shared_bytes} B shared)")
+
+
+def planned_config(grid: Sequence[int], block: Sequence[int], shared_bytes: int) -> Any:
+    """The launch configuration a plan keeps (cuda.core's LaunchConfig)."""
+    LaunchConfig, _, _ = _cuda_core_api()
+    return LaunchConfig(grid=tuple(grid), block=tuple(block), shmem_size=int(shared_bytes))
+
+
+def planned_args(args: Sequence[Any]) -> list[Any] | None:
+    """A plan's argument template: tensors as their addresses, numpy scalars as they are; None
+    when an argument cannot be planned (a parameter block, whose contents may change)."""
+    try:
+        return [_marshal(a, i) for i, a in enumerate(args)]
+    except _NeedsDriver:
+        return None
+
+
+def launch_planned(fn: Any, config: Any, args: Sequence[Any], device: int) -> None:
+    """Launch a loaded function with a prebuilt configuration and marshalled arguments on torch's
+    current stream of ``device``: the plan's fast path."""
+    import torch
+
+    handle = torch._C._cuda_getCurrentRawStream(device)
+    stream = _streams.get(handle)
+    if stream is None:
+        stream = _streams[handle] = _cuda_core_api()[1].from_handle(handle)
+    _cuda_core_api()[2](stream, config, fn, *args)

@@ -9,7 +9,7 @@ import os
 from dataclasses import dataclass
 from typing import Any, Mapping
 
-from .. import catalog, dtypes
+from .. import catalog, dtypes, plan
 from ..api import matmul
 from ..bench import timing
 from ..catalog import KernelSpec
@@ -144,6 +144,7 @@ def tune(name: str, m: int, n: int, k: int, *, dtype: Any = None, out_dtype: Any
     best, best_ms = min(timed, key=lambda pt: pt[1])
     if save:
         remember(spec, problem, best, best_ms, candidates=len(tried), runs=runs)
+        plan.clear()  # calls made before the tuning keep no stale choice
     return TuneResult(best, best_ms, tried)
 
 

@@ -1,0 +1,97 @@
+"""Launch plans: what a repeated ``matmul`` call needs, worked out once per problem.
+
+A problem is the operands' shapes, strides, dtypes and devices, the bias and output dtype, the
+kernel and its parameters (and, for float32 with ``kernel="auto"``, torch's matmul precision).
+The first call of a problem validates, chooses the kernel (dispatch rules, tuning table),
+compiles or loads it and keeps a :class:`Plan`: the loaded function, its launch configuration
+and the kernel arguments with the operands' addresses left open. A later call of the same
+problem checks the operands' alignment, allocates the output and launches: no validation, no
+dispatch, no table or environment lookups.
+
+A plan holds no compiled kernel of its own: it refers to the function the one kernel cache
+(``runtime.compiler``) loaded, and :func:`clear` forgets every plan (``forget_loaded`` and a new
+tuning choice call it).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import torch
+
+from .runtime import compiler as _compiler
+from .runtime import launch as _launch
+
+_plans: dict[tuple, "Plan"] = {}
+
+
+class Plan:
+    """One problem's launch: ``run(a, b, bias, out)`` for operands of that problem."""
+
+    __slots__ = ("fn", "config", "args", "slots", "shape", "dtype", "align", "device", "bias_after")
+
+    def __init__(self, fn: Any, config: Any, args: Sequence[Any], slots: tuple[int, int, int, int],
+                 shape: tuple[int, int], dtype: torch.dtype, align: int, device: int, bias_after: bool):
+        self.fn = fn
+        self.config = config
+        self.args = list(args)
+        self.slots = slots
+        """Where the addresses of A, B, C and the bias go in ``args`` (-1: not an argument)."""
+        self.shape = shape
+        self.dtype = dtype
+        self.align = align
+        """Bytes the base addresses of A and B must be a multiple of."""
+        self.device = device
+        self.bias_after = bias_after
+        """The kernel does not add the bias: ``run`` adds it after."""
+
+    def run(self, a: torch.Tensor, b: torch.Tensor, bias: torch.Tensor | None,
+            out: torch.Tensor | None) -> torch.Tensor | None:
+        """Launch on the operands; None, without launching, when their addresses do not meet the
+        kernel's alignment (the caller takes the full path, which copies them)."""
+        pa, pb = a.data_ptr(), b.data_ptr()
+        if (pa | pb) % self.align:
+            return None
+        c = torch.empty(self.shape, dtype=self.dtype, device=a.device) if out is None else out
+        args = self.args.copy()
+        ia, ib, ic, ibias = self.slots
+        args[ia] = pa
+        args[ib] = pb
+        args[ic] = c.data_ptr()
+        if ibias >= 0:
+            args[ibias] = bias.data_ptr()  # type: ignore[union-attr]
+        _launch.launch_planned(self.fn, self.config, args, self.device)
+        if self.bias_after and bias is not None:
+            c.add_(bias)
+        return c
+
+
+def key(a: torch.Tensor, b: torch.Tensor, bias: torch.Tensor | None, out_dtype: Any, kernel: str,
+        params: dict[str, int], out: torch.Tensor | None) -> tuple:
+    """The plan key of a call. Raises AttributeError for operands that are not tensors."""
+    return (kernel, tuple(params.items()) if params else (), a.shape, a.stride(), b.shape, b.stride(),
+            a.dtype, b.dtype, a.get_device(), b.get_device(), out_dtype,
+            None if bias is None else (bias.shape, bias.stride(), bias.dtype, bias.get_device()),
+            None if out is None else (out.shape, out.stride(), out.dtype, out.get_device()),
+            torch.get_float32_matmul_precision() if a.dtype is torch.float32 and kernel == "auto" else None,
+            torch._C._cuda_getDevice() if a.is_cuda else -1)
+
+
+def get(k: tuple) -> Plan | None:
+    return _plans.get(k)
+
+
+def put(k: tuple, plan: Plan) -> None:
+    _plans[k] = plan
+
+
+def clear() -> None:
+    """Forget every plan: the next call of each problem takes the full path again."""
+    _plans.clear()
+
+
+def count() -> int:
+    return len(_plans)
+
+
+_compiler.on_forget(clear)

@@ -1,0 +1,98 @@
+"""The registered PyTorch op, ``torch.ops.warpgemm.mm``: what torch.compile, CUDA graphs and
+autograd see of warpgemm.
+
+    mm(Tensor a, Tensor b, Tensor? bias=None, ScalarType? out_dtype=None, str kernel="auto",
+       str params="") -> Tensor
+
+``params`` holds template parameters as ``"NAME=VALUE,..."``. The op is registered with
+``torch.library.Library.define`` and ``impl`` (the registration that adds least to a call), with
+a fake implementation (shapes and dtypes only, so that torch.compile traces it without running
+the launch path) and an autograd formula whose gradients are warpgemm products of the
+transposes, read in place:
+
+    dA = dC @ B^T        dB = A^T @ dC        dbias = dC summed over rows
+
+Everything the launch path looks up (tuning table, clocks, files, environment) happens inside
+the CUDA implementation, which Dynamo never traces.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import torch
+
+from .parsing import parse_params
+
+_lib = torch.library.Library("warpgemm", "DEF")
+_lib.define("mm(Tensor a, Tensor b, Tensor? bias=None, ScalarType? out_dtype=None, str kernel=\"auto\", "
+            "str params=\"\") -> Tensor")
+
+_parsed: dict[str, dict[str, int]] = {}
+
+
+def params_text(params: dict[str, int]) -> str:
+    """Template parameters as the op's ``params`` string."""
+    return ",".join(f"{k}={v}" for k, v in params.items())
+
+
+def _params(text: str) -> dict[str, int]:
+    found = _parsed.get(text)
+    if found is None:
+        found = _parsed[text] = parse_params(filter(None, text.split(",")))
+    return found
+
+
+def _mm_impl(a: torch.Tensor, b: torch.Tensor, bias: torch.Tensor | None = None,
+             out_dtype: torch.dtype | None = None, kernel: str = "auto", params: str = "") -> torch.Tensor:
+    """The op's implementation, for every device: warpgemm's own call path (plans included);
+    a tensor that is not on a CUDA device gets warpgemm's error."""
+    from . import api, plan
+
+    p = _params(params)
+    try:
+        k = plan.key(a, b, bias, out_dtype, kernel, p, None)
+    except AttributeError:
+        k = None
+    found = plan.get(k) if k is not None else None
+    if found is not None:
+        c = found.run(a, b, bias, None)
+        if c is not None:
+            return c
+    return api._matmul(a, b, bias, out_dtype, kernel, p, None, k)
+
+
+_lib.impl("mm", _mm_impl, "CUDA")
+_lib.impl("mm", _mm_impl, "CPU")
+
+
+@torch.library.register_fake("warpgemm::mm")
+def _mm_fake(a: torch.Tensor, b: torch.Tensor, bias: torch.Tensor | None = None,
+             out_dtype: torch.dtype | None = None, kernel: str = "auto", params: str = "") -> torch.Tensor:
+    from . import api
+
+    api._validate(a, b, bias, out_dtype, kernel, _params(params), need_device=False)
+    dtype = out_dtype if out_dtype is not None else api.default_out_dtype(a.dtype, kernel)
+    return a.new_empty((a.shape[0], b.shape[1]), dtype=dtype)
+
+
+def _setup_context(ctx: Any, inputs: tuple, output: torch.Tensor) -> None:
+    a, b, bias, _out_dtype, _kernel, _params_text = inputs
+    ctx.save_for_backward(a, b)
+    ctx.bias_dtype = None if bias is None else bias.dtype
+
+
+def _backward(ctx: Any, grad: torch.Tensor) -> tuple:
+    a, b = ctx.saved_tensors
+    ga = gb = gbias = None
+    g = grad if grad.dtype == a.dtype else grad.to(a.dtype)
+    if ctx.needs_input_grad[0]:
+        ga = torch.ops.warpgemm.mm(g, b.t(), None, a.dtype)
+    if ctx.needs_input_grad[1]:
+        gb = torch.ops.warpgemm.mm(a.t(), g, None, b.dtype)
+    if ctx.bias_dtype is not None and ctx.needs_input_grad[2]:
+        gbias = grad.sum(0).to(ctx.bias_dtype)
+    return ga, gb, gbias, None, None, None
+
+
+torch.library.register_autograd("warpgemm::mm", _backward, setup_context=_setup_context)

@@ -1,0 +1,80 @@
+"""warpgemm.nn: the nn.Linear drop-in, patch / unpatch, and the counted fallback."""
+
+from __future__ import annotations
+
+import pytest
+import torch
+
+import warpgemm
+from warpgemm import nn as wnn
+
+from conftest import HAS_GPU
+
+
+def _model() -> torch.nn.Module:
+    return torch.nn.Sequential(torch.nn.Linear(16, 32), torch.nn.GELU(), torch.nn.Linear(32, 8, bias=False))
+
+
+def test_patch_swaps_every_linear_in_place_and_keeps_the_state_dict():
+    model = _model()
+    before = {k: v.clone() for k, v in model.state_dict().items()}
+    params = [id(p) for p in model.parameters()]
+    assert warpgemm.patch(model) is model
+    assert [type(m) for m in model] == [wnn.Linear, torch.nn.GELU, wnn.Linear]
+    assert [id(p) for p in model.parameters()] == params
+    assert model.state_dict().keys() == before.keys()
+    assert all(torch.equal(model.state_dict()[k], v) for k, v in before.items())
+    warpgemm.unpatch(model)
+    assert [type(m) for m in model] == [torch.nn.Linear, torch.nn.GELU, torch.nn.Linear]
+
+
+def test_subclasses_of_linear_with_their_own_forward_are_left_alone():
+    class Scaled(torch.nn.Linear):
+        def forward(self, x):
+            return 2 * super().forward(x)
+
+    model = torch.nn.Sequential(Scaled(4, 4))
+    warpgemm.patch(model)
+    assert type(model[0]) is Scaled
+
+
+def test_what_warpgemm_does_not_serve_falls_back_and_is_counted():
+    wnn.fallbacks.clear()
+    model = warpgemm.patch(_model())
+    x = torch.randn(3, 5, 16)  # on the CPU
+    assert torch.allclose(model(x), warpgemm.unpatch(model)(x))
+    assert wnn.fallbacks["not on a CUDA device"] == 2
+    layer = wnn.Linear(4, 4).double()
+    layer(torch.randn(2, 4, dtype=torch.float64))
+    assert wnn.fallbacks["not on a CUDA device"] == 3
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16, torch.float32])
+@pytest.mark.parametrize("shape", [(1, 4096), (3, 7, 4096), (64, 4096), (300, 4096)])
+def test_a_patched_linear_computes_f_linear(dtype, shape):
+    layer = torch.nn.Linear(4096, 1000, device="cuda", dtype=dtype)
+    x = torch.randn(*shape, device="cuda", dtype=dtype)
+    ref = torch.nn.functional.linear(x.double(), layer.weight.double(), layer.bias.double())
+    wnn.fallbacks.clear()
+    y = warpgemm.patch(layer)(x)
+    assert not wnn.fallbacks and y.shape == (*shape[:-1], 1000) and y.dtype == dtype
+    err = float(torch.linalg.vector_norm(y.double() - ref) / torch.linalg.vector_norm(ref))
+    assert err < {torch.bfloat16: 1e-2, torch.float16: 2e-3, torch.float32: 2e-3}[dtype]
+
+
+@pytest.mark.gpu
+def test_mixed_dtypes_fall_back_instead_of_failing():
+    wnn.fallbacks.clear()
+    layer = warpgemm.patch(torch.nn.Linear(64, 32, device="cuda"))  # fp32 weight
+    y = layer(torch.randn(4, 64, device="cuda", dtype=torch.bfloat16).float())
+    assert y.shape == (4, 32) and not wnn.fallbacks
+    with pytest.raises(RuntimeError):  # what F.linear says about mixed dtypes, unchanged
+        layer(torch.randn(4, 64, device="cuda", dtype=torch.bfloat16))
+    assert wnn.fallbacks["input torch.bfloat16 with weight torch.float32"] == 1
+
+
+@pytest.mark.skipif(HAS_GPU, reason="checks the behaviour without a CUDA device")
+def test_without_a_gpu_the_patched_model_still_runs_on_the_cpu():
+    model = warpgemm.patch(_model())
+    assert model(torch.randn(2, 16)).shape == (2, 8)

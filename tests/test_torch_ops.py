@@ -1,0 +1,172 @@
+"""torch.ops.warpgemm.mm: the registered op under torch.compile, CUDA graphs and autograd."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+import torch
+
+import warpgemm
+from warpgemm import plan
+
+from conftest import HAS_GPU
+
+
+def _rel(x: torch.Tensor, ref: torch.Tensor) -> float:
+    return float(torch.linalg.vector_norm(x.double() - ref.double()) / torch.linalg.vector_norm(ref.double()))
+
+
+def test_the_op_is_registered_with_its_schema():
+    import warpgemm.api  # noqa: F401  (registers the op)
+
+    schema = str(torch.ops.warpgemm.mm.default._schema)
+    assert schema.startswith("warpgemm::mm(Tensor a, Tensor b, Tensor? bias=None, ScalarType? out_dtype=None")
+
+
+def test_the_fake_implementation_gives_shape_and_dtype_without_a_device():
+    from torch._subclasses.fake_tensor import FakeTensorMode
+
+    import warpgemm.api  # noqa: F401
+
+    with FakeTensorMode():
+        a, b = torch.empty(7, 5, dtype=torch.bfloat16), torch.empty(5, 3, dtype=torch.bfloat16)
+        c = torch.ops.warpgemm.mm(a, b)
+        assert c.shape == (7, 3) and c.dtype == torch.bfloat16
+        assert torch.ops.warpgemm.mm(a, b, None, torch.float32).dtype == torch.float32
+        with pytest.raises(ValueError, match="inner dimensions differ"):
+            torch.ops.warpgemm.mm(a, torch.empty(4, 3, dtype=torch.bfloat16))
+
+
+@pytest.mark.skipif(HAS_GPU, reason="checks the behaviour without a CUDA device")
+def test_the_op_without_a_gpu_raises_warpgemms_error():
+    from warpgemm.errors import NoDeviceError
+
+    with pytest.raises(NoDeviceError):
+        torch.ops.warpgemm.mm(torch.ones(2, 3), torch.ones(3, 4))
+
+
+gpu = pytest.mark.gpu
+
+
+@gpu
+@pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float32])
+def test_opcheck(dtype):
+    a = torch.randn(33, 64, device="cuda", dtype=dtype, requires_grad=True)
+    b = torch.randn(64, 48, device="cuda", dtype=dtype, requires_grad=True)
+    bias = torch.randn(48, device="cuda", dtype=dtype, requires_grad=True)
+    torch.library.opcheck(torch.ops.warpgemm.mm.default, (a, b, bias, None, "auto", ""))
+    torch.library.opcheck(torch.ops.warpgemm.mm.default, (a, b.t().contiguous().t(), None, None, "auto", ""))
+
+
+@gpu
+def test_compiled_fullgraph_with_dynamic_m_and_no_recompile():
+    import torch._dynamo
+
+    torch._dynamo.reset()
+    w = torch.randn(256, 128, device="cuda", dtype=torch.bfloat16)
+
+    @torch.compile(fullgraph=True, dynamic=True)
+    def f(x):
+        return torch.relu(warpgemm.matmul(x, w.t()))
+
+    for m in (3, 17, 64, 200):
+        x = torch.randn(m, 128, device="cuda", dtype=torch.bfloat16)
+        assert _rel(f(x), torch.relu(x.double() @ w.double().t())) < 1e-2
+    counters = torch._dynamo.utils.counters
+    assert counters["stats"]["unique_graphs"] <= 1
+
+
+@gpu
+def test_reduce_overhead_mode_replays_cuda_graphs():
+    import torch._dynamo
+
+    torch._dynamo.reset()
+    w = torch.randn(512, 256, device="cuda", dtype=torch.bfloat16)
+
+    @torch.compile(mode="reduce-overhead", fullgraph=True)
+    def f(x):
+        return warpgemm.matmul(x, w.t())
+
+    for _ in range(4):
+        x = torch.randn(8, 256, device="cuda", dtype=torch.bfloat16)
+        y = f(x).clone()
+        assert _rel(y, x.double() @ w.double().t()) < 1e-2
+
+
+@gpu
+@pytest.mark.parametrize("shape", [(64, 96, 80), (300, 257, 129)])
+def test_gradients_match_torch_in_fp32(shape):
+    m, k, n = shape
+    old = torch.get_float32_matmul_precision()
+    torch.set_float32_matmul_precision("highest")
+    try:
+        a = torch.randn(m, k, device="cuda", requires_grad=True)
+        b = torch.randn(k, n, device="cuda", requires_grad=True)
+        bias = torch.randn(n, device="cuda", requires_grad=True)
+        g = torch.randn(m, n, device="cuda")
+        warpgemm.matmul(a, b, bias=bias).backward(g)
+        a2, b2, bias2 = (t.detach().double().requires_grad_() for t in (a, b, bias))
+        (a2 @ b2 + bias2).backward(g.double())
+        for x, ref in ((a.grad, a2.grad), (b.grad, b2.grad), (bias.grad, bias2.grad)):
+            assert _rel(x, ref) < 1e-5
+    finally:
+        torch.set_float32_matmul_precision(old)
+
+
+@gpu
+def test_gradients_under_torch_compile():
+    import torch._dynamo
+
+    torch._dynamo.reset()
+    a = torch.randn(40, 64, device="cuda", dtype=torch.bfloat16, requires_grad=True)
+    b = torch.randn(64, 24, device="cuda", dtype=torch.bfloat16, requires_grad=True)
+    f = torch.compile(lambda a, b: warpgemm.matmul(a, b).float().square().sum(), fullgraph=True)
+    f(a, b).backward()
+    a2, b2 = (t.detach().double().requires_grad_() for t in (a, b))
+    (a2 @ b2).square().sum().backward()
+    assert _rel(a.grad, a2.grad) < 2e-2 and _rel(b.grad, b2.grad) < 2e-2
+
+
+@gpu
+def test_a_repeated_call_launches_from_its_plan():
+    plan.clear()
+    a = torch.randn(64, 64, device="cuda", dtype=torch.bfloat16)
+    b = torch.randn(64, 64, device="cuda", dtype=torch.bfloat16)
+    warpgemm.matmul(a, b)
+    assert plan.count() == 1
+    for _ in range(3):
+        a.copy_(torch.randn_like(a))
+        assert _rel(warpgemm.matmul(a, b), a.double() @ b.double()) < 1e-2
+    assert plan.count() == 1
+    # Misaligned operands of the same problem leave the plan for the copying path.
+    buf = torch.randn(64 * 64 + 1, device="cuda", dtype=torch.bfloat16)
+    a_odd = buf[1:].view(64, 64)
+    assert _rel(warpgemm.matmul(a_odd, b), a_odd.double() @ b.double()) < 1e-2
+    # Errors are the same on the planned path.
+    with pytest.raises(ValueError, match="inner dimensions differ"):
+        warpgemm.matmul(a, torch.randn(65, 64, device="cuda", dtype=torch.bfloat16))
+
+
+@gpu
+def test_four_threads_on_four_streams_get_correct_results():
+    w = torch.randn(1024, 512, device="cuda", dtype=torch.bfloat16)
+    errors: list[str] = []
+
+    def work(i: int) -> None:
+        stream = torch.cuda.Stream()
+        with torch.cuda.stream(stream):
+            for step in range(20):
+                x = torch.randn(8 * (i + 1), 512, device="cuda", dtype=torch.bfloat16)
+                y = warpgemm.matmul(x, w.t())
+                err = _rel(y, x.double() @ w.double().t())
+                if not err < 1e-2:
+                    errors.append(f"thread {i} step {step}: {err}")
+        stream.synchronize()
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
