@@ -8,6 +8,7 @@ import pytest
 import torch
 
 import warpgemm
+import warpgemm.api  # noqa: F401  (registers torch.ops.warpgemm)
 from warpgemm import plan
 
 from conftest import HAS_GPU
@@ -21,7 +22,7 @@ def test_the_op_is_registered_with_its_schema():
     import warpgemm.api  # noqa: F401  (registers the op)
 
     schema = str(torch.ops.warpgemm.mm.default._schema)
-    assert schema.startswith("warpgemm::mm(Tensor a, Tensor b, Tensor? bias=None, ScalarType? out_dtype=None")
+    assert schema.startswith("warpgemm::mm(Tensor a, Tensor b, Tensor? bias=None, ScalarType? out_dtype=None, str kernel_name")
 
 
 def test_the_fake_implementation_gives_shape_and_dtype_without_a_device():

@@ -11,6 +11,7 @@ the API below is loaded lazily.
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 __version__ = "0.1.0"
@@ -41,3 +42,7 @@ def __getattr__(name: str) -> Any:
 
         return CompiledKernel
     raise AttributeError(f"module 'warpgemm' has no attribute {name!r}")
+
+
+if "torch" in sys.modules:  # torch already loaded: register torch.ops.warpgemm.* now (cheap)
+    from . import torch_ops as _torch_ops  # noqa: F401

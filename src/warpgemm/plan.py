@@ -20,7 +20,7 @@ from typing import Any, Sequence
 import torch
 
 from .runtime import compiler as _compiler
-from .runtime import launch as _launch
+from .runtime.launch import launch_planned
 
 _plans: dict[tuple, "Plan"] = {}
 
@@ -60,7 +60,7 @@ class Plan:
         args[ic] = c.data_ptr()
         if ibias >= 0:
             args[ibias] = bias.data_ptr()  # type: ignore[union-attr]
-        _launch.launch_planned(self.fn, self.config, args, self.device)
+        launch_planned(self.fn, self.config, args, self.device)
         if self.bias_after and bias is not None:
             c.add_(bias)
         return c

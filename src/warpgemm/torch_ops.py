@@ -1,12 +1,13 @@
 """The registered PyTorch op, ``torch.ops.warpgemm.mm``: what torch.compile, CUDA graphs and
 autograd see of warpgemm.
 
-    mm(Tensor a, Tensor b, Tensor? bias=None, ScalarType? out_dtype=None, str kernel="auto",
+    mm(Tensor a, Tensor b, Tensor? bias=None, ScalarType? out_dtype=None, str kernel_name="auto",
        str params="") -> Tensor
 
-``params`` holds template parameters as ``"NAME=VALUE,..."``. The op is registered with
-``torch.library.Library.define`` and ``impl`` (the registration that adds least to a call), with
-a fake implementation (shapes and dtypes only, so that torch.compile traces it without running
+(``kernel_name``, not ``kernel``: Inductor passes an op's arguments on as keywords to a function
+of its own that takes ``kernel``.) ``params`` holds template parameters as ``"NAME=VALUE,..."``.
+The op is registered with ``torch.library.Library.define`` and ``impl`` (the registration
+that adds least to a call), with a fake implementation (shapes and dtypes only, so that torch.compile traces it without running
 the launch path) and an autograd formula whose gradients are warpgemm products of the
 transposes, read in place:
 
@@ -25,7 +26,7 @@ import torch
 from .parsing import parse_params
 
 _lib = torch.library.Library("warpgemm", "DEF")
-_lib.define("mm(Tensor a, Tensor b, Tensor? bias=None, ScalarType? out_dtype=None, str kernel=\"auto\", "
+_lib.define("mm(Tensor a, Tensor b, Tensor? bias=None, ScalarType? out_dtype=None, str kernel_name=\"auto\", "
             "str params=\"\") -> Tensor")
 
 _parsed: dict[str, dict[str, int]] = {}
@@ -44,14 +45,14 @@ def _params(text: str) -> dict[str, int]:
 
 
 def _mm_impl(a: torch.Tensor, b: torch.Tensor, bias: torch.Tensor | None = None,
-             out_dtype: torch.dtype | None = None, kernel: str = "auto", params: str = "") -> torch.Tensor:
+             out_dtype: torch.dtype | None = None, kernel_name: str = "auto", params: str = "") -> torch.Tensor:
     """The op's implementation, for every device: warpgemm's own call path (plans included);
     a tensor that is not on a CUDA device gets warpgemm's error."""
     from . import api, plan
 
     p = _params(params)
     try:
-        k = plan.key(a, b, bias, out_dtype, kernel, p, None)
+        k = plan.key(a, b, bias, out_dtype, kernel_name, p, None)
     except AttributeError:
         k = None
     found = plan.get(k) if k is not None else None
@@ -59,7 +60,7 @@ def _mm_impl(a: torch.Tensor, b: torch.Tensor, bias: torch.Tensor | None = None,
         c = found.run(a, b, bias, None)
         if c is not None:
             return c
-    return api._matmul(a, b, bias, out_dtype, kernel, p, None, k)
+    return api._matmul(a, b, bias, out_dtype, kernel_name, p, None, k)
 
 
 _lib.impl("mm", _mm_impl, "CUDA")
@@ -68,11 +69,11 @@ _lib.impl("mm", _mm_impl, "CPU")
 
 @torch.library.register_fake("warpgemm::mm")
 def _mm_fake(a: torch.Tensor, b: torch.Tensor, bias: torch.Tensor | None = None,
-             out_dtype: torch.dtype | None = None, kernel: str = "auto", params: str = "") -> torch.Tensor:
+             out_dtype: torch.dtype | None = None, kernel_name: str = "auto", params: str = "") -> torch.Tensor:
     from . import api
 
-    api._validate(a, b, bias, out_dtype, kernel, _params(params), need_device=False)
-    dtype = out_dtype if out_dtype is not None else api.default_out_dtype(a.dtype, kernel)
+    api._validate(a, b, bias, out_dtype, kernel_name, _params(params), need_device=False)
+    dtype = out_dtype if out_dtype is not None else api.default_out_dtype(a.dtype, kernel_name)
     return a.new_empty((a.shape[0], b.shape[1]), dtype=dtype)
 
 
