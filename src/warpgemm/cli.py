@@ -81,6 +81,10 @@ def _cmd_bench(args: argparse.Namespace) -> int:
         from .bench import ceiling
 
         return ceiling.main(json_path=args.json, sweep=args.occupancy)
+    if family == "model":
+        from .bench import model
+
+        return model.main(json_path=args.json)
     if family is None:  # the default overview: every family, a few sizes, quick
         families = list(dict.fromkeys(s.family for s in catalog.CATALOG))
         cases, suite, target = suites.overview(), "overview", 0.15
@@ -164,7 +168,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("bench", help="benchmark kernels against same-run baselines")
     p.add_argument("family", nargs="?", default=None,
-                   help="kernel family (sgemm, ...) or 'ceiling'; none = a quick overview of all")
+                   help="kernel family (sgemm, hgemm, decode), 'ceiling', or 'model' (a Llama model, patched "
+                        "against unpatched); none = a quick overview of all")
     p.add_argument("--suite", default="square", help="square | llm | decode | ragged | layouts")
     p.add_argument("--shapes", nargs="+", help="explicit MxNxK shapes instead of a suite")
     p.add_argument("--a-layout", default="row", choices=("row", "col"), help="with --shapes")
