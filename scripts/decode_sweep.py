@@ -30,7 +30,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--ms", type=int, nargs="+", default=[1, 4, 16, 32, 64])
     ap.add_argument("--nk", nargs="+", default=["4096x4096", "14336x4096", "4096x14336", "8192x8192"])
-    ap.add_argument("--space", default="ROW_GROUPS=1,2,4;WARPS=4,8,16;UNROLL=2,4,8",
+    ap.add_argument("--space", default="ROW_GROUPS=1,2,4;WARPS=4,8,16;UNROLL=2,4,8;KSPLIT=1",
                     help="parameter values to try, NAME=v,v;NAME=v,...")
     ap.add_argument("--rounds", type=int, default=15)
     ap.add_argument("--json")

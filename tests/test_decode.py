@@ -53,11 +53,23 @@ def test_the_bias_is_added_in_fp32_before_the_one_rounding(dtype, out_dtype):
         assert _rel(out, ref) < 1e-5
 
 
-def test_the_result_is_the_same_bits_on_every_run():
+@pytest.mark.parametrize("ksplit", [2, 4, 7])
+@pytest.mark.parametrize("m,n,k", [(1, 1, 8), (3, 100, 4096), (20, 1000, 1000), (64, 2048, 2049), (8, 2048, 2048)])
+def test_k_split_across_blocks_is_correct(ksplit, m, n, k):
+    x, w = _linear_operands(m, n, k, torch.bfloat16)
+    bias = torch.randn(n, device="cuda").to(torch.bfloat16)
+    out = torch.full((m, n), float("nan"), device="cuda", dtype=torch.float32)
+    warpgemm.matmul(x, w.t(), kernel=KERNEL, out=out, bias=bias, KSPLIT=ksplit)
+    warpgemm.matmul(x, w.t(), kernel=KERNEL, out=out, bias=bias, KSPLIT=ksplit)  # counters were reset
+    assert _rel(out, x.double() @ w.double().t() + bias.double()) < 1e-5
+
+
+@pytest.mark.parametrize("ksplit", [1, 4])
+def test_the_result_is_the_same_bits_on_every_run(ksplit):
     x, w = _linear_operands(16, 4096, 4096, torch.bfloat16)
-    first = warpgemm.matmul(x, w.t(), kernel=KERNEL)
+    first = warpgemm.matmul(x, w.t(), kernel=KERNEL, KSPLIT=ksplit)
     for _ in range(3):
-        assert torch.equal(warpgemm.matmul(x, w.t(), kernel=KERNEL), first)
+        assert torch.equal(warpgemm.matmul(x, w.t(), kernel=KERNEL, KSPLIT=ksplit), first)
 
 
 def test_more_rows_than_the_kernel_holds_are_refused():

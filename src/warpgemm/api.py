@@ -14,11 +14,11 @@ from typing import Any, Mapping
 import torch
 
 from . import catalog, dispatch, dtypes, plan, torch_ops
-from .catalog import KernelInstance, KernelSpec
+from .catalog import KernelInstance, KernelSpec, Workspace
 from .errors import NoDeviceError
 from .operands import Operand, detect, prepare
 from .runtime import CompiledKernel, compile_kernel, launch
-from .runtime.launch import planned_args, planned_config
+from .runtime.launch import planned_args, planned_config, zeroed_counters
 from .runtime.device import arch_of, current_capability, has_device
 from .tuning import table
 
@@ -262,18 +262,22 @@ def _matmul(a: torch.Tensor, b: torch.Tensor, bias: torch.Tensor | None, out_dty
 
 def _keep_plan(plan_key: tuple, inst: KernelInstance, oa: Operand, ob: Operand, c: torch.Tensor,
                bias: torch.Tensor | None, m: int, n: int, k: int, device: int, bias_after: bool) -> None:
-    args = inst.args(oa, ob, c, m, n, k, None, bias)
+    workspace = _workspace(inst, m, n, k, device)
+    scratch = workspace.scratch if workspace is not None else None
+    args = inst.args(oa, ob, c, m, n, k, workspace, bias)
     template = planned_args(args)
     if template is None:
         return
-    slots = tuple(next((i for i, x in enumerate(args) if x is t), -1) for t in (oa.tensor, ob.tensor, c, bias))
-    if min(slots[:3]) < 0:
+    slots = tuple(next((i for i, x in enumerate(args) if x is t), -1) if t is not None else -1
+                  for t in (oa.tensor, ob.tensor, c, bias, scratch))
+    if min(slots[:3]) < 0 or (scratch is not None and slots[4] < 0):
         return
     kernel = compile_kernel(inst.source, inst.name_expression, arch_of(device))
     align = inst.spec.align_elems * oa.tensor.element_size()
     plan.put(plan_key, plan.Plan(kernel.function(device), planned_config(inst.grid(m, n, k), inst.block,
                                                                           inst.smem_bytes),
-                                 template, slots, (m, n), c.dtype, align, device, bias_after))
+                                 template, slots, (m, n), c.dtype, align, device, bias_after,
+                                 0 if scratch is None else scratch.numel()))
 
 
 def _on_device(device: torch.device):
@@ -307,19 +311,28 @@ def _operands(spec: KernelSpec, a: torch.Tensor, b: torch.Tensor, la: tuple[str,
     return oa, ob
 
 
+def _workspace(inst: KernelInstance, m: int, n: int, k: int, device: int) -> Workspace | None:
+    """Scratch memory and zeroed counters, where the instance needs them."""
+    nbytes = inst.workspace_bytes(m, n, k)
+    count = inst.counters_needed(m, n, k)
+    if not nbytes and not count:
+        return None
+    scratch = torch.empty(nbytes, dtype=torch.uint8, device=f"cuda:{device}") if nbytes else None
+    return Workspace(scratch, zeroed_counters(device, count) if count else None)
+
+
 def run_instance(inst: KernelInstance, a: Operand, b: Operand, c: torch.Tensor, m: int, n: int, k: int,
                  device: int, bias: torch.Tensor | None = None) -> None:
     """Launch every kernel of ``inst`` for prepared operands on CUDA device ``device`` (the
     current one) and torch's current stream, with a workspace when the instance needs one.
     ``bias`` goes to kernels that add it in their epilogue."""
     arch = arch_of(device)
+    workspace = _workspace(inst, m, n, k, device)
     if inst.single_launch:
         kernel = compile_kernel(inst.source, inst.name_expression, arch)
-        launch(kernel, inst.grid(m, n, k), inst.block, inst.args(a, b, c, m, n, k, None, bias),
+        launch(kernel, inst.grid(m, n, k), inst.block, inst.args(a, b, c, m, n, k, workspace, bias),
                shared_bytes=inst.smem_bytes, device=device, cluster=inst.cluster)
         return
-    nbytes = inst.workspace_bytes(m, n, k)
-    workspace = torch.empty(nbytes, dtype=torch.uint8, device=c.device) if nbytes else None
     for step in inst.launches(a, b, c, m, n, k, workspace, bias):
         kernel = compile_kernel(step.source, step.name_expression, arch)
         launch(kernel, step.grid, step.block, step.args, shared_bytes=step.smem_bytes, device=device,

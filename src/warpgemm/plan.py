@@ -28,15 +28,18 @@ _plans: dict[tuple, "Plan"] = {}
 class Plan:
     """One problem's launch: ``run(a, b, bias, out)`` for operands of that problem."""
 
-    __slots__ = ("fn", "config", "args", "slots", "shape", "dtype", "align", "device", "bias_after")
+    __slots__ = ("fn", "config", "args", "slots", "shape", "dtype", "align", "device", "bias_after",
+                 "scratch_bytes")
 
-    def __init__(self, fn: Any, config: Any, args: Sequence[Any], slots: tuple[int, int, int, int],
-                 shape: tuple[int, int], dtype: torch.dtype, align: int, device: int, bias_after: bool):
+    def __init__(self, fn: Any, config: Any, args: Sequence[Any], slots: tuple[int, ...],
+                 shape: tuple[int, int], dtype: torch.dtype, align: int, device: int, bias_after: bool,
+                 scratch_bytes: int = 0):
         self.fn = fn
         self.config = config
         self.args = list(args)
         self.slots = slots
-        """Where the addresses of A, B, C and the bias go in ``args`` (-1: not an argument)."""
+        """Where the addresses of A, B, C, the bias and the scratch memory go in ``args`` (-1:
+        not an argument)."""
         self.shape = shape
         self.dtype = dtype
         self.align = align
@@ -44,6 +47,8 @@ class Plan:
         self.device = device
         self.bias_after = bias_after
         """The kernel does not add the bias: ``run`` adds it after."""
+        self.scratch_bytes = scratch_bytes
+        """Scratch memory each launch gets (allocated per call, from torch's caching allocator)."""
 
     def run(self, a: torch.Tensor, b: torch.Tensor, bias: torch.Tensor | None,
             out: torch.Tensor | None) -> torch.Tensor | None:
@@ -54,13 +59,18 @@ class Plan:
             return None
         c = torch.empty(self.shape, dtype=self.dtype, device=a.device) if out is None else out
         args = self.args.copy()
-        ia, ib, ic, ibias = self.slots
+        ia, ib, ic, ibias, iscratch = self.slots
         args[ia] = pa
         args[ib] = pb
         args[ic] = c.data_ptr()
         if ibias >= 0:
             args[ibias] = bias.data_ptr()  # type: ignore[union-attr]
+        scratch = None
+        if iscratch >= 0:
+            scratch = torch.empty(self.scratch_bytes, dtype=torch.uint8, device=a.device)
+            args[iscratch] = scratch.data_ptr()
         launch_planned(self.fn, self.config, args, self.device)
+        del scratch  # back to the caching allocator, for later work on this stream
         if self.bias_after and bias is not None:
             c.add_(bias)
         return c

@@ -15,11 +15,11 @@ from .decode import DECODE, DECODE_FAMILY
 from .hgemm import HGEMM, HGEMM_FAMILY
 from .sgemm import SGEMM, SGEMM_FAMILY
 from .spec import (ALL_LAYOUTS, COL, ROW, Family, KernelInstance, KernelSpec, Launch, Math, Step,
-                   capability_of, gemm_args, gemm_bias_args)
+                   Workspace, capability_of, gemm_args, gemm_bias_args)
 
 __all__ = [
     "ALL_LAYOUTS", "CATALOG", "COL", "FAMILIES", "MATHS", "ROW", "Family", "KernelInstance",
-    "KernelSpec", "Launch", "Math", "Step", "capability_of", "family", "gemm_args", "gemm_bias_args", "get", "kernels",
+    "KernelSpec", "Launch", "Math", "Step", "Workspace", "capability_of", "family", "gemm_args", "gemm_bias_args", "get", "kernels",
     "math",
 ]
 

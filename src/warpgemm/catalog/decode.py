@@ -5,7 +5,11 @@ from __future__ import annotations
 
 from typing import Mapping
 
+import numpy as np
+
 from .spec import COL, ROW, Family, KernelSpec, cdiv, gemm_bias_args
+
+_NULL = np.uint64(0)
 
 _VEC8 = "16-byte aligned base pointer and leading dimension (a multiple of 8 elements); " \
         "other inputs are copied to an aligned buffer first"
@@ -19,7 +23,20 @@ def _valid(p: Mapping[str, int]) -> bool:
     """The kernel's static_asserts."""
     return (1 <= p["TOKEN_TILES"] <= 8 and 1 <= p["ROW_GROUPS"] <= 4 and 1 <= p["WARPS"] <= 16
             and 1 <= p["UNROLL"] <= 8 and p["UNROLL"] * p["ROW_GROUPS"] <= 8
-            and _smem(p) <= 227 * 1024)
+            and 1 <= p["KSPLIT"] <= 16 and _smem(p) <= 227 * 1024)
+
+
+def _sums(p: Mapping[str, int]) -> int:
+    # Partial sums one block of one split hands on: 32 lanes x 4 per row group and token tile.
+    return 32 * 4 * p["ROW_GROUPS"] * p["TOKEN_TILES"]
+
+
+def _args(inst, a, b, c, m, n, k, workspace=None, bias=None):
+    """The ladder's ABI, then ``bias``, ``float* workspace`` and ``int* counters`` (null when
+    KSPLIT is 1)."""
+    ws = workspace.scratch if workspace is not None and workspace.scratch is not None else _NULL
+    counters = workspace.counters if workspace is not None and workspace.counters is not None else _NULL
+    return gemm_bias_args(inst, a, b, c, m, n, k, None, bias) + (ws, counters)
 
 
 def _smem(p: Mapping[str, int]) -> int:
@@ -39,12 +56,14 @@ _f = DECODE_FAMILY.spec
 DECODE: tuple[KernelSpec, ...] = (
     _f(1, "swap AB (W rows on the mma's M side), fragments straight from global memory, K split "
           "across a block's warps", "swap_ab_splitk", "decode_swap_ab_splitk",
-       params={"TOKEN_TILES": 1, "ROW_GROUPS": 1, "WARPS": 16, "UNROLL": 2},
+       params={"TOKEN_TILES": 1, "ROW_GROUPS": 1, "WARPS": 16, "UNROLL": 2, "KSPLIT": 1},
        threads=lambda p: 32 * p["WARPS"], tile=lambda p: (8 * p["TOKEN_TILES"], _rows(p)),
-       grid=lambda m, n, p: (cdiv(n, _rows(p)), 1, 1),
+       grid=lambda m, n, p: (cdiv(n, _rows(p)), p["KSPLIT"], 1),
+       workspace=lambda m, n, k, p: 4 * p["KSPLIT"] * cdiv(n, _rows(p)) * _sums(p) if p["KSPLIT"] > 1 else 0,
+       counters=lambda m, n, k, p: cdiv(n, _rows(p)) if p["KSPLIT"] > 1 else 0,
        smem_bytes=_smem,
        shape_params=lambda m, n, k: {"TOKEN_TILES": max(1, min(8, cdiv(m, 8)))},
        max_m=lambda p: 8 * p["TOKEN_TILES"],
-       tuning={"ROW_GROUPS": (1, 2), "WARPS": (4, 8, 16), "UNROLL": (2, 4, 8)},
-       valid=_valid, abi=gemm_bias_args, fused_bias=True),
+       tuning={"ROW_GROUPS": (1, 2), "WARPS": (4, 8, 16), "UNROLL": (2, 4, 8), "KSPLIT": (1, 2, 4)},
+       valid=_valid, abi=_args, fused_bias=True),
 )

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Callable, Mapping, NamedTuple, Sequence
 
 import numpy as np
 
@@ -89,6 +89,14 @@ def gemm_args(inst: "KernelInstance", a: Any, b: Any, c: Any, m: int, n: int, k:
     ``a``/``b`` prepared operands (``operands.Operand``) and ``c`` the row-major output."""
     return (a.tensor, b.tensor, c, np.int32(m), np.int32(n), np.int32(k), np.int32(a.ld),
             np.int32(b.ld), np.int32(c.stride(0)))
+
+
+class Workspace(NamedTuple):
+    """What a launch gets besides its operands: scratch memory (a uint8 tensor) and zeroed
+    counters (an int32 tensor), each None when the kernel needs none."""
+
+    scratch: Any = None
+    counters: Any = None
 
 
 def gemm_bias_args(inst: "KernelInstance", a: Any, b: Any, c: Any, m: int, n: int, k: int,
@@ -166,7 +174,12 @@ class KernelSpec:
     max_m: Callable[[Params], int] | None = None
     """The largest M the kernel computes with these parameters (None: any)."""
     workspace: Callable[[int, int, int, Params], int] | None = None
-    """Bytes of scratch device memory a launch needs for an (M, N, K) problem (None: none)."""
+    """Bytes of scratch device memory a launch needs for an (M, N, K) problem (None: none); the
+    ``abi`` gets it as ``workspace.scratch``."""
+    counters: Callable[[int, int, int, Params], int] | None = None
+    """How many int32 counters a launch needs: zero when it starts, left zero when it ends (a
+    persistent buffer per device, ``runtime.counters``); the ``abi`` gets them as
+    ``workspace.counters``."""
     steps: tuple[Step, ...] = ()
     """Launches after the main kernel, in order."""
     spill_free: bool = True
@@ -288,10 +301,10 @@ class KernelInstance:
     """Dynamic shared memory of the main kernel, in bytes."""
     cluster: tuple[int, int, int] | None = None
     single_launch: bool = field(init=False, repr=False)
-    """One kernel and no workspace: the launch path's fast case."""
+    """One kernel (no further steps)."""
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "single_launch", not self.spec.steps and self.spec.workspace is None)
+        object.__setattr__(self, "single_launch", not self.spec.steps)
 
     @property
     def source(self) -> str:
@@ -311,6 +324,10 @@ class KernelInstance:
     def workspace_bytes(self, m: int, n: int, k: int) -> int:
         """Bytes of scratch device memory the launches need."""
         return 0 if self.spec.workspace is None else self.spec.workspace(m, n, k, self.params)
+
+    def counters_needed(self, m: int, n: int, k: int) -> int:
+        """How many zeroed int32 counters the launches need."""
+        return 0 if self.spec.counters is None else self.spec.counters(m, n, k, self.params)
 
     def args(self, a: Any, b: Any, c: Any, m: int, n: int, k: int, workspace: Any = None,
              bias: Any = None) -> tuple[Any, ...]:

@@ -208,3 +208,19 @@ def launch_planned(fn: Any, config: Any, args: Sequence[Any], device: int) -> No
     if stream is None:
         stream = _streams[handle] = _cuda_core_api()[1].from_handle(handle)
     _cuda_core_api()[2](stream, config, fn, *args)
+
+
+_counters: dict[int, list[Any]] = {}
+
+
+def zeroed_counters(device: int, count: int) -> Any:
+    """``count`` int32 counters on CUDA device ``device``, zero now, for kernels that leave them
+    zero when they finish (so the buffer is made once and shared by every launch). A larger
+    request makes a larger buffer; earlier ones are kept, since captured CUDA graphs may hold
+    their addresses."""
+    import torch
+
+    buffers = _counters.setdefault(device, [])
+    if not buffers or buffers[-1].numel() < count:
+        buffers.append(torch.zeros(max(count, 4096), dtype=torch.int32, device=f"cuda:{device}"))
+    return buffers[-1][:count]

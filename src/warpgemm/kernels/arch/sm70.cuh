@@ -96,6 +96,14 @@ __device__ __forceinline__ uint4 ld_global_nc_na_v4(const void* p) {
     return v;
 }
 
+// 4 bytes cached in L2 only (.cg): for data other blocks of the same launch wrote (L1 would hold
+// a stale copy).
+__device__ __forceinline__ float ld_global_cg_f32(const float* p) {
+    float v;
+    asm volatile("ld.global.cg.f32 %0, [%1];\n" : "=f"(v) : "l"(p) : "memory");
+    return v;
+}
+
 // 16 bytes through the read-only path, cached in L1: for data many warps of a block read.
 __device__ __forceinline__ uint4 ld_global_nc_v4(const void* p) {
     uint4 v;

@@ -15,9 +15,13 @@
 //       mma 1: a = {w[g].z, w[g+8].z, w[g].w, w[g+8].w}, b = {x[g].z, x[g].w}
 //     Every load is one 16-byte vector, no shared memory and no ldmatrix on the way in, and W is
 //     read with the L1-bypassing read-only load.
-//   * Split K in the block. Its WARPS warps take the k chunks in turn (chunk c goes to warp
-//     c % WARPS), each with UNROLL chunks of W in flight, then add their partial sums through
-//     shared memory in warp order: the result is the same, bit for bit, on every run.
+//   * Split K in the block, and across KSPLIT blocks. The WARPS * KSPLIT warps that share a
+//     group of rows take the k chunks in turn (chunk c goes to warp c % (WARPS * KSPLIT)), each
+//     with UNROLL chunks of W in flight. A block adds its warps' partial sums through shared
+//     memory in warp order. With KSPLIT > 1 (for a small N, so that there are blocks for every
+//     SM) each block writes its sums to the workspace and bumps the rows' counter; the block
+//     that finds it was last adds the KSPLIT sums in split order and resets the counter. Either
+//     way the result is the same, bit for bit, on every run.
 //   * The epilogue adds the optional bias in fp32 and rounds once to TC.
 //
 // Requires sm_80+ (mma.sync m16n8k16), A row-major (M, K) and B = W^T with W (N, K) row-major,
@@ -59,14 +63,17 @@ __device__ __forceinline__ void mma_chunk(float (&acc)[4], const uint4& w_lo, co
 }  // namespace decode
 }  // namespace wg
 
-// C (M, N) = A (M, K) @ B (K, N) (+ bias), B = W^T. Launch with ceil(N / (16 * ROW_GROUPS))
-// blocks of 32 * WARPS threads and 4 * 32 * WARPS * ROW_GROUPS * TOKEN_TILES * 4 bytes of dynamic
-// shared memory (the partial sums). `bias` (N values of T) may be null.
+// C (M, N) = A (M, K) @ B (K, N) (+ bias), B = W^T. Launch with (ceil(N / (16 * ROW_GROUPS)),
+// KSPLIT) blocks of 32 * WARPS threads and 4 * 32 * WARPS * ROW_GROUPS * TOKEN_TILES * 4 bytes of
+// dynamic shared memory (the partial sums). `bias` (N values of T) may be null. With KSPLIT > 1,
+// `workspace` holds KSPLIT * gridDim.x * 128 * ROW_GROUPS * TOKEN_TILES floats and `counters`
+// gridDim.x ints, zero before the launch and zero again after it.
 template <bool A_ROW, bool B_ROW, typename T, typename TC, int TOKEN_TILES, int ROW_GROUPS, int WARPS,
-          int UNROLL>
+          int UNROLL, int KSPLIT>
 __global__ void __launch_bounds__(32 * WARPS)
 decode_swap_ab_splitk(const T* __restrict__ A, const T* __restrict__ B, TC* __restrict__ C, int M, int N,
-                      int K, int lda, int ldb, int ldc, const T* __restrict__ bias) {
+                      int K, int lda, int ldb, int ldc, const T* __restrict__ bias, float* workspace,
+                      int* counters) {
     using namespace wg;
     static_assert(A_ROW && !B_ROW, "the decode kernel reads A row-major (tokens, K) and B = W^T, W (N, K) "
                                    "row-major, both k-contiguous");
@@ -78,11 +85,14 @@ decode_swap_ab_splitk(const T* __restrict__ A, const T* __restrict__ B, TC* __re
     static_assert(1 <= UNROLL && UNROLL <= 8, "UNROLL k chunks in flight per warp: 1 to 8");
     static_assert(UNROLL * ROW_GROUPS <= 8, "UNROLL * ROW_GROUPS <= 8: each k chunk of a row group in "
                                             "flight holds 8 registers of W");
+    static_assert(1 <= KSPLIT && KSPLIT <= 16, "KSPLIT blocks split K: 1 to 16");
     constexpr int ROWS = 16 * ROW_GROUPS;
     constexpr int CHUNK = 32;  // k per chunk: 4 lanes x 8 elements
 
     const int lane = threadIdx.x & 31;
     const int warp = threadIdx.x >> 5;
+    const int split_warp = blockIdx.y * WARPS + warp;  // this warp's place among the K splitters
+    constexpr int SPLITTERS = WARPS * KSPLIT;
     const int g = lane >> 2;
     const int t = lane & 3;
     const int n0 = blockIdx.x * ROWS;
@@ -112,11 +122,11 @@ decode_swap_ab_splitk(const T* __restrict__ A, const T* __restrict__ B, TC* __re
 
     const int full_chunks = K / CHUNK;
     const uint4 zero4 = make_uint4(0u, 0u, 0u, 0u);
-    for (int c0 = warp; c0 < full_chunks; c0 += WARPS * UNROLL) {
+    for (int c0 = split_warp; c0 < full_chunks; c0 += SPLITTERS * UNROLL) {
         uint4 w[UNROLL][ROW_GROUPS][2];
 #pragma unroll
         for (int u = 0; u < UNROLL; ++u) {
-            const int c = c0 + u * WARPS;
+            const int c = c0 + u * SPLITTERS;
 #pragma unroll
             for (int r = 0; r < ROW_GROUPS; ++r)
 #pragma unroll
@@ -125,7 +135,7 @@ decode_swap_ab_splitk(const T* __restrict__ A, const T* __restrict__ B, TC* __re
         }
 #pragma unroll
         for (int u = 0; u < UNROLL; ++u) {
-            const int c = c0 + u * WARPS;
+            const int c = c0 + u * SPLITTERS;
             if (c >= full_chunks) break;
 #pragma unroll
             for (int i = 0; i < TOKEN_TILES; ++i) {
@@ -135,7 +145,7 @@ decode_swap_ab_splitk(const T* __restrict__ A, const T* __restrict__ B, TC* __re
             }
         }
     }
-    if (K % CHUNK && warp == full_chunks % WARPS) {  // the last, partial chunk, element by element
+    if (K % CHUNK && split_warp == full_chunks % SPLITTERS) {  // the last, partial chunk, by elements
         const int k0 = full_chunks * CHUNK;
 #pragma unroll
         for (int i = 0; i < TOKEN_TILES; ++i) {
@@ -161,11 +171,35 @@ decode_swap_ab_splitk(const T* __restrict__ A, const T* __restrict__ B, TC* __re
             for (int v = 0; v < 4; ++v) partial[(warp * VALS + (r * TOKEN_TILES + i) * 4 + v) * 32 + lane] = acc[r][i][v];
     __syncthreads();
 
+    if constexpr (KSPLIT > 1) {
+        // This block's sums to the workspace, then the rows' counter: the last of the KSPLIT
+        // blocks goes on to add them all up.
+        float* const mine = workspace + (static_cast<int64_t>(blockIdx.y) * gridDim.x + blockIdx.x) * (VALS * 32);
+        for (int j = warp; j < VALS; j += WARPS) {
+            float s = 0.0f;
+            for (int w = 0; w < WARPS; ++w) s += partial[(w * VALS + j) * 32 + lane];
+            mine[j * 32 + lane] = s;
+        }
+        __threadfence();
+        __syncthreads();
+        __shared__ int last;
+        if (threadIdx.x == 0) last = atomicAdd(counters + blockIdx.x, 1) == KSPLIT - 1;
+        __syncthreads();
+        if (!last) return;
+        __threadfence();
+    }
+
     // Sum j of a lane is C^T at (row 16r + g + 8 (v >= 2), token 8i + 2t + (v & 1)) for
     // j = (r * TOKEN_TILES + i) * 4 + v.
     for (int j = warp; j < VALS; j += WARPS) {
         float s = 0.0f;
-        for (int w = 0; w < WARPS; ++w) s += partial[(w * VALS + j) * 32 + lane];
+        if constexpr (KSPLIT > 1) {
+            for (int q = 0; q < KSPLIT; ++q)
+                s += ld_global_cg_f32(workspace + (static_cast<int64_t>(q) * gridDim.x + blockIdx.x) * (VALS * 32) +
+                                      j * 32 + lane);
+        } else {
+            for (int w = 0; w < WARPS; ++w) s += partial[(w * VALS + j) * 32 + lane];
+        }
         const int v = j & 3;
         const int i = (j >> 2) % TOKEN_TILES;
         const int r = (j >> 2) / TOKEN_TILES;
@@ -175,5 +209,8 @@ decode_swap_ab_splitk(const T* __restrict__ A, const T* __restrict__ B, TC* __re
             if (bias != nullptr) s += sm80::to_float(bias[n]);
             C[static_cast<int64_t>(m) * ldc + n] = sm80::from_float<TC>(s);
         }
+    }
+    if constexpr (KSPLIT > 1) {
+        if (threadIdx.x == 0) counters[blockIdx.x] = 0;  // ready for the next launch
     }
 }
