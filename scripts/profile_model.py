@@ -41,7 +41,14 @@ def main() -> None:
             torch.cuda.synchronize()
             c = torch._dynamo.utils.counters
             print(f"== {name}: unique graphs {c['stats'].get('unique_graphs', 0)}, graph breaks "
-                  f"{sum(c['graph_break'].values())} {dict(c['graph_break'])}")
+                  f"{sum(c['graph_break'].values())} {dict(c['graph_break'])}, inductor "
+                  f"{ {k: v for k, v in c['inductor'].items() if 'cudagraph' in k} }")
+            s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+            s.record()
+            model.generate(ids, max_new_tokens=64, min_new_tokens=64, do_sample=False, pad_token_id=0, **kw)
+            e.record()
+            e.synchronize()
+            print(f"   64 new tokens: {s.elapsed_time(e) / 64:.3f} ms per token")
             with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
                 model.generate(ids, max_new_tokens=args.tokens, min_new_tokens=args.tokens, do_sample=False,
                                pad_token_id=0, **kw)
