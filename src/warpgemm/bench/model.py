@@ -62,7 +62,7 @@ def run(layers: int = 8, hidden: int = 2048, batch: int = 4, prompt: int = 1024,
     unpatched = build(layers, hidden)
     patched = wnn.patch(copy.deepcopy(unpatched))
     vocab = unpatched.config.vocab_size
-    results: dict[str, Any] = {"config": {"layers": layers, "hidden": hidden, "intermediate": 8192,
+    results: dict[str, Any] = {"family": "model", "config": {"layers": layers, "hidden": hidden, "intermediate": 8192,
                                           "batch": batch, "prompt": prompt, "decode_batch": decode_batch,
                                           "new_tokens": new_tokens, "dtype": "bfloat16"}}
     wnn.fallbacks.clear()

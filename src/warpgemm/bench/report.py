@@ -97,10 +97,64 @@ def power_table(result: dict[str, Any]) -> str:
     return "\n".join(out)
 
 
+def decode_markdown_table(result: dict[str, Any]) -> str:
+    """The small-M table: per shape, each kernel's time as graph replays, B read in GB/s as a
+    fraction of the device's read bandwidth measured in the same run, and x cuBLAS."""
+    rows = result["results"]
+    ctx = result["context"]
+    bw = ctx.get("read_bandwidth_gbps")
+    kernels = [k for k in dict.fromkeys(r["kernel"] for r in rows)]
+    by = {(r["kernel"], (r["m"], r["n"], r["k"])): r for r in rows}
+    shapes = list(dict.fromkeys((r["m"], r["n"], r["k"]) for r in rows))
+    lines = ["| M x N x K | " + " | ".join(f"`{k}`" for k in kernels) + " |", "|---|" + "---:|" * len(kernels)]
+    for s in shapes:
+        cells = []
+        for k in kernels:
+            r = by.get((k, s))
+            if r is None:
+                cells.append("")
+                continue
+            us = r.get("graph_ms", r["median_ms"]) * 1e3
+            frac = f", {r['weight_gbps'] / bw:.0%}" if bw else ""
+            ratio = f", {r['graph_speedup']:.2f}x" if "graph_speedup" in r else ""
+            cells.append(f"{us:.1f} us ({r['weight_gbps']:.0f} GB/s{frac}{ratio})")
+        lines.append(f"| {s[0]} x {s[1]} x {s[2]} | " + " | ".join(cells) + " |")
+    lines.append("")
+    lines.append(f"CUDA-graph replays with B (the weight) rotated past L2: time per call, B read in GB/s "
+                 f"and as a fraction of the read bandwidth measured in the same run ({bw:.0f} GB/s), and "
+                 f"x cuBLAS in the same rounds. {result['dtype']} inputs, {ctx['gpu']}, {ctx['sm_count']} SMs, "
+                 f"driver {ctx['driver']}, CUDA {ctx['cuda_torch']}, torch {ctx['torch']}, {ctx['date'][:10]}.")
+    return "\n".join(lines)
+
+
+def model_markdown_table(result: dict[str, Any]) -> str:
+    """The model benchmark: patched against unpatched, prefill and decode."""
+    cfg, ctx = result["config"], result["context"]
+    lines = ["| | unpatched (cuBLAS) | patched (warpgemm) | speed-up |", "|---|---:|---:|---:|"]
+    p = result["prefill"]
+    lines.append(f"| prefill {cfg['batch']}x{cfg['prompt']} | {p['unpatched_ms']:.2f} ms | {p['patched_ms']:.2f} ms "
+                 f"| {p['speedup']:.2f}x |")
+    for key, label in (("decode_eager", "decode, eager"), ("decode_graphs", "decode, CUDA graphs")):
+        if key in result:
+            d = result[key]
+            lines.append(f"| {label} (batch {cfg['decode_batch']}) | {d['unpatched_ms_per_token']:.3f} ms/token "
+                         f"| {d['patched_ms_per_token']:.3f} ms/token | {d['speedup']:.2f}x |")
+    lines.append("")
+    lines.append(f"Llama architecture, {cfg['layers']} layers, hidden size {cfg['hidden']}, random weights, "
+                 f"{cfg['dtype']}; speed-up = median over interleaved rounds of unpatched / patched time. "
+                 f"{ctx['gpu']}, driver {ctx['driver']}, CUDA {ctx['cuda_torch']}, torch {ctx['torch']}, "
+                 f"{ctx['date'][:10]}.")
+    return "\n".join(lines)
+
+
 def markdown_table(result: dict[str, Any]) -> str:
     """A markdown table: one row per kernel, one column per shape, TFLOP/s and x baseline."""
     if result.get("family") == "power":
         return power_table(result)
+    if result.get("family") == "model":
+        return model_markdown_table(result)
+    if result.get("suite") == "decode":
+        return decode_markdown_table(result)
     rows = result["results"]
     cases = list(dict.fromkeys(_case_label(r) for r in rows))
     kernels = list(dict.fromkeys(r["kernel"] for r in rows))
