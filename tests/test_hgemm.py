@@ -186,3 +186,18 @@ def test_an_output_not_16_byte_aligned_is_written_with_narrower_stores(kernel, o
     warpgemm.matmul(a, b, kernel=kernel, out=out, out_dtype=out_dtype)
     assert not torch.isnan(storage[1:]).any() and torch.isnan(storage[0])
     assert _rel_err(out, a.double() @ b.double()) <= TOL[out_dtype]
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("m,n,k", [(1000, 1000, 1000), (255, 8193, 1023), (4097, 130, 65)])
+@pytest.mark.parametrize("out_dtype", [None, torch.float32])
+@pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16])
+def test_the_tuned_rung_adds_the_bias_in_its_epilogue(m, n, k, out_dtype, dtype):
+    a = torch.randn(m, k, device="cuda").to(dtype)
+    w = torch.randn(n, k, device="cuda").to(dtype)
+    bias = torch.randn(n, device="cuda").to(dtype)
+    out = torch.full((m, n), float("nan"), device="cuda", dtype=out_dtype or dtype)
+    warpgemm.matmul(a, w.t(), bias=bias, kernel="hgemm/07_tuned", out_dtype=out_dtype, out=out)
+    ref = a.double() @ w.double().t() + bias.double()
+    err = float(torch.linalg.vector_norm(out.double() - ref) / torch.linalg.vector_norm(ref))
+    assert err < (1e-5 if out_dtype is torch.float32 else 1e-2)  # fp32 out: added before any rounding

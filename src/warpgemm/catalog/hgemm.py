@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Mapping
 
-from .spec import Family, KernelSpec, cdiv
+from .spec import Family, KernelSpec, cdiv, gemm_bias_args
 
 _VEC8 = "16-byte aligned base pointer and leading dimension (a multiple of 8 elements); " \
         "other inputs are copied to an aligned buffer first"
@@ -87,7 +87,7 @@ HGEMM: tuple[KernelSpec, ...] = (
           "without bounds checks", "tuned", "hgemm_tuned", params={**_MMA_TILE, "BK": 64, "STAGES": 3, "SWIZZLE": 16},
        tuning={"BM": (64, 128, 256), "BN": (64, 128, 256), "BK": (32, 64), "WM": (32, 64),
                "WN": (64,), "STAGES": (2, 3, 4, 5), "SWIZZLE": (1, 8, 16)},
-       autotune=True, valid=_tuned_valid),
+       autotune=True, valid=_tuned_valid, abi=gemm_bias_args, fused_bias=True),
     _f(8, "fp16 accumulation (mma.sync .f16.f16.f16.f16): rung 07's loop with the sum rounded to "
           "fp16 every k16 step", "f16_accumulate", "hgemm_f16_accumulate",
        outputs={"float16": ("float16",)}, math="f16acc", params=dict(_PIPELINE),

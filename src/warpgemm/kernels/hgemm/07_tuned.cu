@@ -35,17 +35,17 @@
 #include "common/block_order.cuh"
 #include "sm80/mainloop_fragment_double_buffer.cuh"
 
-// C = A * B, rung 06's kernel with every choice a parameter. Launch with rung 03's 1-D grid,
-// 32 * (BM/WM) * (BN/WN) threads and max(STAGES * (BM + BN) * BK * 2, BM * BN * sizeof(TC)) bytes
-// of dynamic shared memory.
+// C = A * B (+ bias, N values of T, or null), rung 06's kernel with every choice a parameter.
+// Launch with rung 03's 1-D grid, 32 * (BM/WM) * (BN/WN) threads and
+// max(STAGES * (BM + BN) * BK * 2, BM * BN * sizeof(TC)) bytes of dynamic shared memory.
 template <bool A_ROW, bool B_ROW, typename T, typename TC, int BM, int BN, int BK, int WM, int WN,
           int STAGES, int SWIZZLE>
 __global__ void __launch_bounds__(wg::sm80::threads_for(BM, BN, WM, WN), 1)
 hgemm_tuned(const T* __restrict__ A, const T* __restrict__ B, TC* __restrict__ C, int M, int N, int K,
-            int lda, int ldb, int ldc) {
+            int lda, int ldb, int ldc, const T* __restrict__ bias) {
     static_assert(SWIZZLE >= 1, "SWIZZLE is a panel width in tiles of C, at least 1");
     int tile_m, tile_n;
     wg::zigzag_panel_tile<SWIZZLE>(blockIdx.x, (M + BM - 1) / BM, (N + BN - 1) / BN, tile_m, tile_n);
     wg::sm80::double_buffered_tile<false, true, A_ROW, B_ROW, T, TC, BM, BN, BK, WM, WN, STAGES>(
-        A, B, C, M, N, K, lda, ldb, ldc, tile_m, tile_n);
+        A, B, C, M, N, K, lda, ldb, ldc, tile_m, tile_n, bias);
 }

@@ -68,6 +68,27 @@ __device__ __forceinline__ void stage_acc(unsigned char* stage, const uint32_t (
                     acc[i][j][h];
 }
 
+// Add bias[col] (N values of T, read once per column a lane holds) to the fp32 accumulators of a
+// warp tile whose first column of C is col0: tile (i, j) holds columns col0 + 8j + 2t and + 1
+// in d[0], d[2] and d[1], d[3]. Columns past N add nothing (and read nothing).
+template <typename T, int MT, int NT>
+__device__ __forceinline__ void add_bias(float (&acc)[MT][NT][4], const T* bias, int col0, int N, int lane) {
+    const int t = lane & 3;
+#pragma unroll
+    for (int j = 0; j < NT; ++j) {
+        const int col = col0 + 8 * j + 2 * t;
+        const float b0 = col < N ? to_float(bias[col]) : 0.0f;
+        const float b1 = col + 1 < N ? to_float(bias[col + 1]) : 0.0f;
+#pragma unroll
+        for (int i = 0; i < MT; ++i) {
+            acc[i][j][0] += b0;
+            acc[i][j][1] += b1;
+            acc[i][j][2] += b0;
+            acc[i][j][3] += b1;
+        }
+    }
+}
+
 // Whether 16-byte stores into C (M,N):(ldc,1) are aligned: a 16-byte aligned base and rows a
 // multiple of 16 bytes apart. Uniform across the grid.
 template <typename TC>

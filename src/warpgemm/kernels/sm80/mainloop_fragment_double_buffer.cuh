@@ -25,7 +25,8 @@ template <bool F16_ACC, bool INTERIOR_LOOP, bool A_ROW, bool B_ROW, typename T, 
           int BK, int WM, int WN, int STAGES>
 __device__ __forceinline__ void double_buffered_tile(const T* __restrict__ A, const T* __restrict__ B,
                                                      TC* __restrict__ C, int M, int N, int K, int lda,
-                                                     int ldb, int ldc, int tile_m, int tile_n) {
+                                                     int ldb, int ldc, int tile_m, int tile_n,
+                                                     const T* __restrict__ bias = nullptr) {
     static_assert(is_16bit_float<T>, "T must be wg::half_t or wg::bf16_t");
     static_assert(is_16bit_float<TC> || same_type<TC, float>::value, "TC must be half_t, bf16_t or float");
     static_assert(STAGES >= 2 && STAGES <= 5, "the cp.async pipeline has 2 to 5 stages");
@@ -133,6 +134,11 @@ __device__ __forceinline__ void double_buffered_tile(const T* __restrict__ A, co
     cp_async_wait<0>();  // only empty groups can remain; leave nothing in flight
     __syncthreads();     // every warp is done with the stages the epilogue reuses
 
+    if constexpr (!F16_ACC) {
+        // The optional bias, added in fp32 before the one rounding (hgemm/07 passes one; a
+        // caller that passes the constant nullptr compiles no code for it).
+        if (bias != nullptr) add_bias(acc, bias, at.n0 + at.warp_n0, N, at.lane);
+    }
     store_warp_tile<TC, WM, WN>(C, ldc, M, N, at.m0 + at.warp_m0, at.n0 + at.warp_n0, acc, smem, at.warp,
                                 at.lane);
 }
