@@ -32,21 +32,35 @@ def is_baseline(label: str) -> bool:
 
 @dataclass(frozen=True)
 class Choice:
-    """A kernel with parameter overrides, as named on the command line: ``name[:P=V,...]``."""
+    """A kernel with parameter overrides, as named on the command line: ``name[:P=V,...]``; or
+    ``auto`` (``spec`` None): whatever ``kernel="auto"`` dispatches each shape to."""
 
-    spec: KernelSpec
+    spec: KernelSpec | None
     params: Mapping[str, int] = field(default_factory=dict)
 
     @property
     def label(self) -> str:
+        if self.spec is None:
+            return "warpgemm auto"
         if not self.params:
             return self.spec.name
         return self.spec.name + "[" + ",".join(f"{k}={v}" for k, v in self.params.items()) + "]"
 
 
+def choice_math(choice: Choice, dtype: torch.dtype) -> str:
+    """The arithmetic a choice does on ``dtype`` inputs (for ``auto``: what dispatch picks)."""
+    if choice.spec is not None:
+        return choice.spec.math
+    if dtype == torch.float32:
+        return "ffma" if torch.get_float32_matmul_precision() == "highest" else "tf32"
+    return "f16f32"
+
+
 def parse_choice(text: str, family: str | None = None) -> Choice:
     """``sgemm/08_tf32_mma:STAGES=2`` -> Choice. A bare rung prefix (``08``) is looked up in
-    ``family``."""
+    ``family``; ``auto`` is the dispatch."""
+    if text == "auto":
+        return Choice(None)
     name, _, rest = text.partition(":")
     if "/" not in name and family is not None:
         matches = [s for s in catalog.kernels(family) if s.name.split("/", 1)[1].startswith(name)]
@@ -94,6 +108,8 @@ def _baseline_runner(math: str, a_sets, b_sets) -> Callable[[int], torch.Tensor]
 
 def _kernel_runner(choice: Choice, a_sets, b_sets) -> Callable[[int], torch.Tensor]:
     def run(i: int) -> torch.Tensor:
+        if choice.spec is None:
+            return matmul(a_sets[i], b_sets[i])
         return matmul(a_sets[i], b_sets[i], kernel=choice.spec.name, **choice.params)
     return run
 
@@ -125,7 +141,7 @@ def ceiling_label(kind: str) -> str:
 
 
 def _ceiling_kinds(choices: list[Choice], dtype: torch.dtype) -> list[str]:
-    return sorted({kind for c in choices if (kind := ceiling_kind(c.spec.math, dtype)) is not None})
+    return sorted({kind for c in choices if (kind := ceiling_kind(choice_math(c, dtype), dtype)) is not None})
 
 
 def bench_case(case: Case, choices: list[Choice], dtype: torch.dtype = torch.float32,
@@ -136,7 +152,7 @@ def bench_case(case: Case, choices: list[Choice], dtype: torch.dtype = torch.flo
     elem = torch.tensor([], dtype=dtype).element_size()
     ws = elem * (case.m * case.k + case.k * case.n + case.m * case.n)
     l2 = torch.cuda.get_device_properties(torch.cuda.current_device()).L2_cache_size
-    kinds = sorted({c.spec.math for c in choices})
+    kinds = sorted({choice_math(c, dtype) for c in choices})
     n_sets = timing.sets_needed(ws, l2, len(choices) + len(kinds))
     a_sets = [_operand(case.m, case.k, case.a_layout, dtype, gen) for _ in range(n_sets)]
     b_sets = [_operand(case.k, case.n, case.b_layout, dtype, gen) for _ in range(n_sets)]
@@ -150,7 +166,7 @@ def bench_case(case: Case, choices: list[Choice], dtype: torch.dtype = torch.flo
         math_of[label] = kind
     for c in choices:
         runners[c.label] = _kernel_runner(c, a_sets, b_sets)
-        math_of[c.label] = c.spec.math
+        math_of[c.label] = choice_math(c, dtype)
     errors = {label: rel_error(run(0), ref) for label, run in runners.items()}
     # The mma.sync ceiling loop takes its turn in every round, so that it runs at the clocks and
     # temperatures the kernels see: the denominator of each row's `of_ceiling`.
@@ -217,8 +233,8 @@ def run(cases: list[Case], choices: list[Choice], *, suite: str, family: str,
     from tqdm import tqdm
 
     dtype_name = str(dtype).removeprefix("torch.")
-    skipped = [c.label for c in choices if dtype_name not in c.spec.in_dtypes]
-    choices = [c for c in choices if dtype_name in c.spec.in_dtypes]
+    skipped = [c.label for c in choices if c.spec is not None and dtype_name not in c.spec.in_dtypes]
+    choices = [c for c in choices if c.spec is None or dtype_name in c.spec.in_dtypes]
     if not choices:
         raise ValueError(f"none of the chosen kernels takes {dtype_name} inputs")
     if skipped and progress is not None:
