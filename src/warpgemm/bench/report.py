@@ -97,6 +97,12 @@ def power_table(result: dict[str, Any]) -> str:
     return "\n".join(out)
 
 
+def _measured_on(ctx: dict[str, Any]) -> str:
+    """Where and when a result was measured, for a table's caption."""
+    return (f"{ctx['gpu']}, {ctx['sm_count']} SMs, driver {ctx['driver']}, CUDA {ctx['cuda_torch']}, "
+            f"torch {ctx['torch']}, {ctx['date'][:10]}")
+
+
 def decode_markdown_table(result: dict[str, Any]) -> str:
     """The small-M table: per shape, each kernel's time as graph replays, B read in GB/s as a
     fraction of the device's read bandwidth measured in the same run, and x cuBLAS."""
@@ -122,8 +128,7 @@ def decode_markdown_table(result: dict[str, Any]) -> str:
     lines.append("")
     lines.append(f"CUDA-graph replays with B (the weight) rotated past L2: time per call, B read in GB/s "
                  f"and as a fraction of the read bandwidth measured in the same run ({bw:.0f} GB/s), and "
-                 f"x cuBLAS in the same rounds. {result['dtype']} inputs, {ctx['gpu']}, {ctx['sm_count']} SMs, "
-                 f"driver {ctx['driver']}, CUDA {ctx['cuda_torch']}, torch {ctx['torch']}, {ctx['date'][:10]}.")
+                 f"x cuBLAS in the same rounds. {result['dtype']} inputs, {_measured_on(ctx)}.")
     return "\n".join(lines)
 
 
@@ -142,8 +147,7 @@ def model_markdown_table(result: dict[str, Any]) -> str:
     lines.append("")
     lines.append(f"Llama architecture, {cfg['layers']} layers, hidden size {cfg['hidden']}, random weights, "
                  f"{cfg['dtype']}; speed-up = median over interleaved rounds of unpatched / patched time. "
-                 f"{ctx['gpu']}, driver {ctx['driver']}, CUDA {ctx['cuda_torch']}, torch {ctx['torch']}, "
-                 f"{ctx['date'][:10]}.")
+                 f"{_measured_on(ctx)}.")
     return "\n".join(lines)
 
 
@@ -184,8 +188,7 @@ def markdown_table(result: dict[str, Any]) -> str:
     against = "; ".join(f"{math} kernels against {base}" for math, base in pairs)
     dtype = f"{result['dtype']} inputs, " if result.get("dtype") else ""
     out.append(f"TFLOP/s, and in brackets the speed relative to cuBLAS measured in the same run "
-               f"({against}). {dtype}{ctx['gpu']}, {ctx['sm_count']} SMs, driver {ctx['driver']}, "
-               f"CUDA {ctx['cuda_torch']}, torch {ctx['torch']}, {ctx['date'][:10]}.")
+               f"({against}). {dtype}{_measured_on(ctx)}.")
     for kind in dict.fromkeys(r["ceiling_kind"] for r in rows if "ceiling_kind" in r):
         mine = [r for r in rows if r.get("ceiling_kind") == kind]
         best = max(mine, key=lambda r: r["of_ceiling"])
