@@ -14,7 +14,7 @@ from .catalog import KernelSpec
 from .errors import NoDeviceError
 from .operands import detect, prepare
 from .runtime import CompiledKernel, compile_kernel, launch
-from .runtime.device import capability_of_arch, current_arch, current_capability, has_device
+from .runtime.device import capability_of_arch, current_arch, current_capability, has_device, require_arch
 
 _AUTO = {torch.float16: "hgemm/07_tuned", torch.bfloat16: "hgemm/07_tuned"}
 # (float32 follows torch.get_float32_matmul_precision(): see _auto_kernel)
@@ -43,6 +43,7 @@ def compile(name: str, arch: str | None = None, *, a_layout: str = "row", b_layo
     if (a_layout, b_layout) not in spec.layouts:
         raise ValueError(f"{name} does not read A {a_layout}-major with B {b_layout}-major")
     p = spec.resolve(params)
+    require_arch(name, spec.min_arch, arch or current_arch())
     return compile_kernel(spec.source, spec.name_expression(a_layout == catalog.ROW,
                                                             b_layout == catalog.ROW, p, in_dtype, out_dtype), arch)
 
