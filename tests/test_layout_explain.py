@@ -77,9 +77,9 @@ def test_every_command_draws_svg_and_png(argv, tmp_path, capsys):
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
-def test_wrong_output_suffix_is_refused(tmp_path):
-    with pytest.raises(SystemExit):
-        main(["mma", "--svg", str(tmp_path / "x.png")])
+def test_wrong_output_suffix_is_refused(tmp_path, capsys):
+    assert main(["mma", "--svg", str(tmp_path / "x.png")]) == 2
+    assert "argument --svg: expected a file name ending in .svg" in capsys.readouterr().err
 
 
 def test_register_adds_explain_to_a_parent_cli(capsys):
