@@ -320,7 +320,7 @@ def _cmd_tune(args: argparse.Namespace) -> int:
     from .bench import suites
 
     cases = _cases(args) if args.shapes else suites.get(args.suite or "square")
-    dtype = getattr(torch, args.dtype) if args.dtype else None
+    dtype = getattr(torch, args.dtype or ("bfloat16" if "bfloat16" in spec.in_dtypes else spec.in_dtypes[0]))
     for case in cases:
         res = tune.tune(args.name, case.m, case.n, case.k, dtype=dtype, a_layout=case.a_layout,
                         b_layout=case.b_layout, progress=not args.no_progress)
@@ -377,7 +377,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("name", metavar="NAME", help="catalogue name, e.g. hgemm/07_tuned")
     _shape_options(p, "tune")
     p.add_argument("--dtype", choices=DTYPES, default=None,
-                   help="input dtype (default: the kernel's first, bfloat16 for hgemm)")
+                   help="input dtype (default: bfloat16 where the kernel takes it, else its own)")
     p.add_argument("--no-progress", action="store_true")
     p.set_defaults(func=_cmd_tune)
 
