@@ -126,17 +126,14 @@ def _cmd_info(args: argparse.Namespace) -> int:
 _NVRTC_ERROR = re.compile(r"^(?P<file>[^\s(]+)\((?P<line>\d+)\): error: (?P<msg>.+)$", re.MULTILINE)
 
 
-def _compile_failure(exc: CompileError, params: dict[str, int]) -> str:
-    """NVRTC's first error, on one line, for parameters the kernel rejects."""
+def _first_compile_error(exc: CompileError) -> str:
+    """NVRTC's first error (a static_assert's message, usually) and where, on one line."""
     errors = list(_NVRTC_ERROR.finditer(str(exc)))
-    values = " ".join(f"-p {k}={v}" for k, v in params.items())
     if not errors:
-        return f"the kernel does not compile with {values}"
+        return "NVRTC rejects it"
     first = errors[0]
     more = f"; {len(errors) - 1} more errors" if len(errors) > 1 else ""
-    where = f"{first['file'].rsplit('kernels/', 1)[-1]}:{first['line']}"
-    return (f"the kernel does not compile with {values}: {first['msg'].strip()} ({where}{more}); "
-            "change the -p values")
+    return f"{first['msg'].strip()} ({first['file'].rsplit('kernels/', 1)[-1]}:{first['line']}{more})"
 
 
 def _cmd_compile(args: argparse.Namespace) -> int:
@@ -168,7 +165,9 @@ def _cmd_compile(args: argparse.Namespace) -> int:
         except CompileError as exc:
             if not params:
                 raise  # the defaults fail: a bug, and the whole log helps
-            fail("-p/--param", f"{spec.name}: {_compile_failure(exc, params)}")
+            values = " ".join(f"-p {k}={v}" for k, v in params.items())
+            fail("-p/--param", f"{spec.name} does not compile with {values}: "
+                               f"{_first_compile_error(exc)}; change the -p values")
         dynamic = spec.smem_bytes(spec.resolve(params))
         print(f"{spec.name:<32} {k.arch:<7} {k.registers:>4} regs  {k.spill_bytes:>5} B spill  "
               f"{k.shared_bytes:>6} B static + {dynamic:>6} B dynamic smem  "
@@ -270,9 +269,15 @@ def _cmd_bench(args: argparse.Namespace) -> int:
             print(printed[-1], flush=True)
 
         dtype = getattr(torch, args.dtype) if args.dtype else FAMILY_DTYPE.get(fam, torch.float32)
-        results.append(runner.run(cases, choices[fam] or runner.default_choices(fam), suite=suite,
-                                  family=fam, dtype=dtype, progress=not args.no_progress,
-                                  target_seconds=target, on_case=show))
+        try:
+            results.append(runner.run(cases, choices[fam] or runner.default_choices(fam), suite=suite,
+                                      family=fam, dtype=dtype, progress=not args.no_progress,
+                                      target_seconds=target, on_case=show))
+        except CompileError as exc:
+            if not any(c.params for c in choices[fam] or ()):
+                raise  # the defaults fail: a bug, and the whole log helps
+            fail("--kernels", f"a chosen kernel does not compile with its parameters: "
+                              f"{_first_compile_error(exc)}; change the P=V values")
     for res in results:
         for kind, c in (res.get("ceiling") or {}).items():
             print(f"mma.sync {kind} ceiling on its own: {c['tflops_before']:.1f} TFLOP/s before the run, "
