@@ -15,7 +15,8 @@ from warpgemm.layout import draw
 
 
 def transposed_store_figure() -> draw.Figure:
-    """Seed 003's s_a[8][128 + pad] (floats): the cells one warp's first scalar store writes."""
+    """The SGEMM ladder's s_a[8][128 + pad] (floats): the cells one warp's first scalar store
+    of A, transposed, writes."""
     panels = []
     for pad in (0, 4):
         tile = smem_tile(8, 128, pad=pad)
@@ -34,7 +35,7 @@ def figures() -> dict[str, draw.Figure]:
     return {
         "layout_mma_sm80_16x8x16.svg": draw.draw_mma_atom(mma_atom("SM80_16x8x16_F16F16F16F16_TN")),
         "layout_mma_sm70_8x8x4.svg": draw.draw_mma_atom(mma_atom("SM70_8x8x4_F16F16F16F16_TN")),
-        "layout_tiled_mma_seed001.svg": draw.draw_tiled_mma(tiled),
+        "layout_tiled_mma.svg": draw.draw_tiled_mma(tiled),
         "layout_ldmatrix_x4.svg": draw.draw_ldmatrix(4, trans=False),
         "layout_ldmatrix_x4_trans.svg": draw.draw_ldmatrix(4, trans=True),
         "layout_swizzle_333.svg": draw.draw_swizzle(smem_tile(16, 64), smem_tile(16, 64, Swizzle(3, 3, 3)), 16, 64),

@@ -25,7 +25,7 @@ def test_rungs_of_a_family_are_numbered_in_ladder_order():
         assert rungs == sorted(rungs) and len(set(rungs)) == len(rungs)
 
 
-def test_the_sgemm_ladder_has_the_eight_rungs_of_the_seed():
+def test_the_sgemm_ladder_has_its_eight_rungs_in_order():
     assert [s.name for s in warpgemm.kernels("sgemm")] == [
         "sgemm/01_naive", "sgemm/02_smem_sliced_k", "sgemm/03_thread_tile_8x8",
         "sgemm/04_bank_conflict_free", "sgemm/05_double_buffer", "sgemm/06_k16_double_buffer",

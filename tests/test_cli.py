@@ -21,6 +21,23 @@ def test_compile_prints_the_ptxas_report_without_a_gpu(capsys):
     assert main(["compile", "sgemm/02_smem_sliced_k", "--arch", "sm_80"]) == 0
     out = capsys.readouterr().out
     assert "sgemm/02_smem_sliced_k" in out and "regs" in out and "B spill" in out
+    assert "8448 B static +      0 B dynamic smem" in out
+
+
+def test_compile_reports_static_and_dynamic_shared_memory(capsys):
+    from warpgemm import catalog
+
+    spec = catalog.get("sgemm/07_cp_async")
+    assert main(["compile", spec.name, "--arch", "sm_80", "-p", "STAGES=2"]) == 0
+    dynamic = spec.smem_bytes(spec.resolve({"STAGES": 2}))
+    assert f"0 B static + {dynamic:>6} B dynamic smem" in capsys.readouterr().out
+
+
+def test_compile_all_skips_kernels_newer_than_the_arch(capsys):
+    assert main(["compile", "all", "--family", "sgemm", "--arch", "sm_75"]) == 0
+    out = capsys.readouterr().out
+    assert "sgemm/07_cp_async                sm_75   skipped: needs sm_80 or newer" in out
+    assert "sgemm/06_k16_double_buffer       sm_75 " in out and "regs" in out
 
 
 def test_compile_errors_are_reported_not_raised(capsys):

@@ -129,7 +129,7 @@ def test_unknown_atoms_are_named_in_the_error():
 # ---------------------------------------------------------------------------------------------
 
 def test_ldmatrix_lane_to_row_table():
-    # Seed 002: x1 uses lanes 0-7, x2 lanes 0-15, x4 all 32; lane 8i+r gives row r of matrix i.
+    # x1 uses lanes 0-7, x2 lanes 0-15, x4 all 32; lane 8i+r gives row r of matrix i.
     assert ldmatrix_lane_rows(1) == [(0, r) for r in range(8)] + [None] * 24
     assert ldmatrix_lane_rows(2) == [(i, r) for i in range(2) for r in range(8)] + [None] * 16
     assert ldmatrix_lane_rows(4) == [(i, r) for i in range(4) for r in range(8)]
@@ -151,8 +151,8 @@ def test_ldmatrix_atoms_agree_with_the_ptx_register_layout(name):
         assert got == want, (name, lane)
 
 
-def test_seed_002_lane_0_receives_0_1_8_9_128_129_136_137():
-    # A 16x16 row-major tile holding 0..255; the seed's lanes point at rows of its 4 quadrants.
+def test_ldmatrix_x4_over_quadrants_gives_lane_0_0_1_8_9_128_129_136_137():
+    # A 16x16 row-major tile holding 0..255; the lanes point at rows of its 4 quadrants.
     lane_map = ldmatrix_lane_map(4, trans=False)
     origins = [(0, 0), (0, 8), (8, 0), (8, 8)]      # matrix i starts at this (row, col)
     values = [(origins[m][0] + r) * 16 + origins[m][1] + c for m, r, c in lane_map[0]]

@@ -1,5 +1,5 @@
-"""The shared-memory bank model: the textbook cases, seed 002's ldmatrix and Swizzle<3,3,3>,
-and seed 003's transposed store."""
+"""The shared-memory bank model: the textbook cases, ldmatrix with and without Swizzle<3,3,3>,
+and the transposed store of the SGEMM ladder's 8x8 thread tile."""
 
 from __future__ import annotations
 
@@ -46,7 +46,7 @@ def test_inactive_lanes_and_misaligned_addresses():
         bank_conflicts([0] * 32, 3)
 
 
-def test_seed_002_ldmatrix_x4_on_a_64_column_fp16_tile():
+def test_ldmatrix_x4_on_a_64_column_fp16_tile():
     # Rows are 128 bytes, so the 8 rows of each 8x8 matrix start in the same 4 banks.
     plain = ldmatrix_report(smem_tile(16, 64), 4)
     assert (plain.wavefronts, plain.ideal, plain.conflicts, plain.worst_way) == (32, 4, 28, 8)
@@ -61,8 +61,8 @@ def test_ldmatrix_x1_and_x2_need_one_wavefront_per_matrix():
     assert (ldmatrix_report(smem_tile(16, 64), 1).wavefronts, ldmatrix_report(smem_tile(16, 64), 2).wavefronts) == (8, 16)
 
 
-def test_seed_002_example_code_has_the_conflicts_it_admits():
-    # Its 16x16 bf16 tile has 32-byte rows: rows r and r+4 share banks, a 2-way conflict.
+def test_ldmatrix_x4_on_a_16x16_tile_has_2_way_conflicts():
+    # A 16x16 bf16 tile has 32-byte rows: rows r and r+4 share banks, a 2-way conflict.
     rep = ldmatrix_report(smem_tile(16, 16), 4)
     assert (rep.wavefronts, rep.ideal, rep.worst_way) == (8, 4, 2)
 
@@ -87,7 +87,7 @@ def test_ldmatrix_addresses_follow_the_lane_to_row_table():
     assert ldmatrix_addresses(smem_tile(16, 16), 1)[8:] == [None] * 24
 
 
-def test_seed_003_transposed_a_store_is_a_2_way_conflict_cured_by_padding():
+def test_sgemm_transposed_a_store_is_a_2_way_conflict_cured_by_padding():
     # s_a[k][m] with BM = 128 floats per row: tids 2j and 2j+1 write rows k and k+4 of the same
     # column m = j, 4 * 128 floats apart -- the same bank.
     for i in range(4):
@@ -98,7 +98,7 @@ def test_seed_003_transposed_a_store_is_a_2_way_conflict_cured_by_padding():
     assert all(transposed_store_report(warp=w).wavefronts == 2 for w in range(8))
 
 
-def test_seed_003_float4_reads_of_s_a_are_broadcasts():
+def test_sgemm_float4_reads_of_s_a_are_broadcasts():
     # FLOAT4(s_a[tk][ty * TM / 2]) with ty = tid / 16: lanes 0-15 read one float4, lanes 16-31
     # another; each 8-lane phase is a single broadcast wavefront.
     tile = Layout((8, 128), (128, 1))

@@ -1,4 +1,4 @@
-"""``warpgemm explain`` and the drawings: text output reproduces the seeds, ``--svg`` and
+"""``warpgemm explain`` and the drawings: text output reproduces the reference layouts, ``--svg`` and
 ``--png`` write real files, and the probe kernels compile for sm_80 and sm_90a."""
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ def test_explain_mma_prints_the_atom_and_its_grids(capsys):
     assert "_32:_1" in run(capsys, "mma", "SM80_16x8x16_F16F16F16F16_TN", "--static")
 
 
-def test_explain_ldmatrix_gives_seed_002s_lane_0(capsys):
+def test_explain_ldmatrix_gives_lane_0_of_the_quadrant_example(capsys):
     out = run(capsys, "ldmatrix", "x4")
     assert "lane  0: 0 1 8 9 128 129 136 137" in out
     assert "T8:m1r0" in out and "SM75_U32x4_LDSM_N" in out
@@ -48,7 +48,7 @@ def test_explain_swizzle_shows_the_chunk_permutation_and_the_cure(capsys):
     assert "after  ldmatrix.x4: 4 wavefronts, ideal 4, conflict-free" in out
 
 
-def test_explain_tiled_mma_defaults_to_seed_001(capsys):
+def test_explain_tiled_mma_defaults_to_the_128x128x32_fp16_configuration(capsys):
     out = run(capsys, "tiled-mma")
     for expected in ("ThrLayoutVMNK:  (32,2,2,1):(1,32,64,0)", "PermutationMNK: (32,32,16)",
                      "partition_A:          ((2,2,2),4,2):((128,8,1024),32,2048)",
@@ -60,7 +60,7 @@ def test_explain_tiled_mma_defaults_to_seed_001(capsys):
     assert "ThrLayoutVMNK:  (32,1,4,1):(1,0,32,0)" in other and "TiledCopy" not in other
 
 
-def test_explain_banks_quantifies_seeds_002_and_003(capsys):
+def test_explain_banks_quantifies_ldmatrix_and_the_transposed_store(capsys):
     out = run(capsys, "banks")
     assert "no swizzle   ldmatrix.x4: 32 wavefronts, ideal 4, 28 extra (8-way)" in out
     assert "Sw<3,3,3>    ldmatrix.x4: 4 wavefronts, ideal 4, conflict-free" in out
@@ -77,9 +77,9 @@ def test_every_command_draws_svg_and_png(argv, tmp_path, capsys):
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
-def test_wrong_output_suffix_is_refused(tmp_path):
-    with pytest.raises(SystemExit):
-        main(["mma", "--svg", str(tmp_path / "x.png")])
+def test_wrong_output_suffix_is_refused(tmp_path, capsys):
+    assert main(["mma", "--svg", str(tmp_path / "x.png")]) == 2
+    assert "argument --svg: expected a file name ending in .svg" in capsys.readouterr().err
 
 
 def test_register_adds_explain_to_a_parent_cli(capsys):

@@ -60,7 +60,7 @@ def run_ldmatrix(num: int, trans: bool, smem, rows: int, cols: int, values: np.n
     return halves.astype(np.int64)
 
 
-def test_seed_002_example_lane_0_holds_0_1_8_9_128_129_136_137():
+def test_quadrant_example_lane_0_holds_0_1_8_9_128_129_136_137():
     values = np.arange(256).reshape(16, 16)
     got = run_ldmatrix(4, False, smem_tile(16, 16), 16, 16, values)
     assert got[0].tolist() == [0, 1, 8, 9, 128, 129, 136, 137]

@@ -19,7 +19,7 @@ from .errors import NoDeviceError
 from .operands import Operand, detect, prepare
 from .runtime import CompiledKernel, compile_kernel, launch
 from .runtime.launch import planned_args, planned_config, zeroed_counters
-from .runtime.device import arch_of, current_capability, has_device
+from .runtime.device import arch_of, current_arch, current_capability, has_device, require_arch
 from .tuning import table
 
 _INT32_MAX = 2**31 - 1
@@ -42,6 +42,7 @@ def compile(name: str, arch: str | None = None, *, a_layout: str = "row", b_layo
     if out_dtype is not None and out_dtype not in spec.out_dtypes:
         raise ValueError(f"{name}: out_dtype must be one of {', '.join(spec.out_dtypes)}, got {out_dtype!r}")
     inst = spec.instance(a_layout, b_layout, in_dtype, out_dtype, params)
+    require_arch(name, spec.min_capability, arch or current_arch())
     return compile_kernel(inst.source, inst.name_expression, arch)
 
 

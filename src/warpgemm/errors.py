@@ -18,3 +18,7 @@ class CompileError(WarpgemmError, RuntimeError):
 
 class NoDeviceError(WarpgemmError, RuntimeError):
     """A computation was asked for but no CUDA device is available."""
+
+
+class UsageError(WarpgemmError, ValueError):
+    """A command-line argument is wrong; the message names it and says what it accepts."""

@@ -3,6 +3,7 @@ shapes. Each raises ValueError with a message that says what was expected."""
 
 from __future__ import annotations
 
+import re
 from typing import Iterable
 
 
@@ -10,12 +11,12 @@ def parse_param(item: str) -> tuple[str, int]:
     """``"STAGES=3"`` -> ``("STAGES", 3)``."""
     key, eq, value = item.partition("=")
     key = key.strip()
-    if not eq or not key:
-        raise ValueError(f"bad parameter {item!r}: write NAME=VALUE, e.g. STAGES=3")
+    if not eq or not re.fullmatch(r"[A-Za-z_]\w*", key):
+        raise ValueError(f"expected NAME=VALUE with an integer VALUE, such as STAGES=3; got {item!r}")
     try:
         return key, int(value)
     except ValueError:
-        raise ValueError(f"bad parameter {item!r}: {key} takes a whole number, e.g. {key}=3") from None
+        raise ValueError(f"expected NAME=VALUE with an integer VALUE, such as {key}=3; got {item!r}") from None
 
 
 def parse_params(items: Iterable[str]) -> dict[str, int]:
@@ -24,12 +25,12 @@ def parse_params(items: Iterable[str]) -> dict[str, int]:
 
 
 def parse_shape(text: str) -> tuple[int, int, int]:
-    """``"4096x4096x1024"`` -> ``(4096, 4096, 1024)``: M, N and K, each at least 1."""
-    parts = text.lower().split("x")
-    try:
-        m, n, k = (int(p) for p in parts)
-    except ValueError:
-        raise ValueError(f"bad shape {text!r}: write MxNxK with three whole numbers, e.g. 4096x4096x1024") from None
-    if min(m, n, k) < 1:
-        raise ValueError(f"bad shape {text!r}: M, N and K must each be at least 1")
-    return m, n, k
+    """``"4096x4096x1024"`` -> ``(4096, 4096, 1024)``, ``"4096^3"`` -> ``(4096, 4096, 4096)``:
+    M, N and K, each at least 1."""
+    t = text.strip().lower()
+    found = re.fullmatch(r"(\d+)\^3", t) or re.fullmatch(r"(\d+)x(\d+)x(\d+)", t)
+    if found is None or any(int(g) < 1 for g in found.groups()):
+        raise ValueError(f"expected a shape MxNxK of positive integers such as 4096x4096x4096 (or "
+                         f"4096^3), got {text!r}")
+    dims = [int(g) for g in found.groups()]
+    return (dims[0],) * 3 if len(dims) == 1 else (dims[0], dims[1], dims[2])

@@ -79,7 +79,7 @@ def measure(kind: str = "tf32 m16n8k8", iters: int = 4096, runs: int = 20, *,
 
 def operand_words(kind: str, sets: int) -> torch.Tensor:
     """``sets`` fragments of 6 registers for 32 lanes, as 32-bit words of N(0,1) values in the
-    instruction's input type (a fixed seed: every run sees the same data)."""
+    instruction's input type, from a generator in a fixed state: every run sees the same data."""
     dtype = _OPERAND_DTYPES[kind]
     per_word = 4 // torch.tensor([], dtype=dtype).element_size()
     gen = torch.Generator().manual_seed(0x5EED)

@@ -10,7 +10,8 @@ _RULE = "-" * 96
 
 
 def case_table(rows: list[dict[str, Any]]) -> str:
-    """One shape's block, in the spirit of the seed's output, with ratios to the baseline."""
+    """One shape's block of the text report: time, TFLOP/s, error and ratio to the baseline
+    of every kernel and baseline."""
     r0 = rows[0]
     head = (f"M={r0['m']}, N={r0['n']}, K={r0['k']}, A {r0['a_layout']}-major, "
             f"B {r0['b_layout']}-major")

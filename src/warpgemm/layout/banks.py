@@ -138,7 +138,8 @@ def smem_tile(rows: int, cols: int, swizzle: Swizzle | None = None, *, row_major
 
 
 def _default_origins(num: int) -> list[tuple[int, int]]:
-    # x4 follows seed 002's picture: two 8x8 matrices side by side, then two more below.
+    # The usual placement for x4 over a 16x16 tile: two 8x8 matrices side by side, then two
+    # more below (the four quadrants, in the order an mma A fragment wants them).
     return {1: [(0, 0)], 2: [(0, 0), (0, 8)], 4: [(0, 0), (0, 8), (8, 0), (8, 8)]}[num]
 
 
@@ -183,7 +184,7 @@ def vector_access_report(smem: Any, lane_coords: Sequence[Any], vec_elems: int, 
 
 def transposed_store_report(bm: int = 128, bk: int = 8, pad: int = 0, i: int = 0,
                             warp: int = 0) -> BankReport:
-    """Seed 003's transposed A store in the 8x8-thread-tile SGEMM: thread ``tid`` holds four
+    """The transposed A store of the SGEMM ladder's 8x8 thread tile: thread ``tid`` holds four
     floats of row ``tid / 2`` of A (columns ``4 * (tid % 2) + 0..3``) and writes float ``i`` to
     ``s_a[k][m]``, a ``(bk, bm + pad)`` row-major float tile.  One such store by one warp."""
     tile = smem_tile(bk, bm, pad=pad)

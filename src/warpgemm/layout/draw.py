@@ -213,7 +213,7 @@ def draw_tiled_mma(tiled: Any) -> Figure:
 
 def draw_ldmatrix(num: int = 4, trans: bool = False) -> Figure:
     """``ldmatrix .x{num}``: which lane supplies each row address, and which lane and
-    register receive each 16-bit element.  Matrices are placed as in seed 002 (x4: 2 x 2)."""
+    register receive each 16-bit element.  Matrices are the quadrants of a 16x16 tile (x4: 2 x 2)."""
     origins = {1: [(0, 0)], 2: [(0, 0), (0, 8)], 4: [(0, 0), (0, 8), (8, 0), (8, 8)]}[num]
     rows = 1 + max(r for r, _c in origins) + 7
     cols = 1 + max(c for _r, c in origins) + 7

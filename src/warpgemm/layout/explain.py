@@ -1,13 +1,14 @@
 """``warpgemm explain``: print (and draw) the layouts behind the kernels.
 
 Every command prints text and accepts ``--svg PATH`` / ``--png PATH``.  Run with no options,
-each reproduces the seeds' examples:
+each shows the standard example of its subject:
 
     warpgemm explain mma SM80_16x8x16_F16F16F16F16_TN
-    warpgemm explain ldmatrix x4 [--trans]
+    warpgemm explain ldmatrix x4 [--trans]     # a 16x16 tile holding 0..255: lane 0 gets 0 1 8 9 ...
     warpgemm explain swizzle 3 3 3 --rows 16 --cols 64 --dtype f16
-    warpgemm explain tiled-mma            # seed 001's TiledMMA and TiledCopy, thread 0
-    warpgemm explain banks                # seed 002's ldmatrix and seed 003's transposed store
+    warpgemm explain tiled-mma      # CuTe TiledMMA/TiledCopy for a 128x128x32 fp16 tile, thread 0
+    warpgemm explain banks          # ldmatrix.x4 with and without Swizzle<3,3,3>, and the SGEMM
+                                    # ladder's transposed store of A, in wavefronts
 """
 
 from __future__ import annotations
@@ -16,7 +17,9 @@ import argparse
 import sys
 from typing import Any, Callable
 
-from .atoms import MMA_ATOMS, copy_atom, ldmatrix_lane_map, ldmatrix_lane_rows, mma_atom
+from ..cli_args import (PLOT_EXTRA, fail, int_tuple, nonnegative_int, output_file,
+                        positive_int)
+from .atoms import COPY_ATOMS, MMA_ATOMS, copy_atom, ldmatrix_lane_map, ldmatrix_lane_rows, mma_atom
 from .banks import DTYPE_BYTES, ldmatrix_addresses, ldmatrix_report, smem_tile, transposed_store_report
 from .layout import Layout, make_layout
 from .swizzle import Swizzle
@@ -57,19 +60,11 @@ def _draw(args: argparse.Namespace, make_figure: Callable[[], Any]) -> None:
             print(f"wrote {path}")
 
 
-def _check_suffixes(args: argparse.Namespace) -> None:
-    if args.svg and not args.svg.lower().endswith(".svg"):
-        raise SystemExit("--svg needs a path ending in .svg")
-    if args.png and not args.png.lower().endswith(".png"):
-        raise SystemExit("--png needs a path ending in .png")
-
-
 # ---------------------------------------------------------------------------------------------
 # Commands
 # ---------------------------------------------------------------------------------------------
 
 def cmd_mma(args: argparse.Namespace) -> int:
-    _check_suffixes(args)
     atom = mma_atom(args.name)
     m, n, k = atom.shape_mnk
     print(format(atom, "_" if args.static else ""), end="")
@@ -91,19 +86,19 @@ def cmd_mma(args: argparse.Namespace) -> int:
 
 
 def cmd_ldmatrix(args: argparse.Namespace) -> int:
-    _check_suffixes(args)
     num = int(args.num.lstrip("x"))
     atom = copy_atom(LDMATRIX_ATOMS[(num, args.trans)])
     kind = f"ldmatrix.sync.aligned.m8n8.x{num}{'.trans' if args.trans else ''}.shared.b16"
     print(f"{kind}  (CuTe: {atom.name})")
     print(format(atom, "_" if args.static else ""))
-    print("Lane -> row address (seed 002): lane 8i+r gives row r of matrix i")
+    print("Lane -> row address: lane 8i+r gives row r of matrix i")
     rows = ldmatrix_lane_rows(num)
     for start in range(0, 32, 8):
         entries = [f"T{lane}:m{rows[lane][0]}r{rows[lane][1]}" if rows[lane] else f"T{lane}:-"
                    for lane in range(start, start + 8)]
         print("  " + " ".join(f"{e:<9}" for e in entries))
-    # Seed 002's example: a 16x16 tile holding 0..255, row-major.
+    # The usual example: the four matrices at the quadrants of a 16x16 row-major tile
+    # holding 0..255, so that each register shows where its elements came from.
     tile = Layout((16, 16), (16, 1))
     origins = {1: [(0, 0)], 2: [(0, 0), (0, 8)], 4: [(0, 0), (0, 8), (8, 0), (8, 8)]}[num]
     print("\nRegisters for a 16x16 row-major tile holding 0..255 (matrix i at "
@@ -122,9 +117,16 @@ def cmd_ldmatrix(args: argparse.Namespace) -> int:
     return 0
 
 
+def _make_swizzle(bits: int, base: int, shift: int, argument: str) -> Swizzle:
+    try:
+        return Swizzle(bits, base, shift)
+    except ValueError as exc:
+        fail(argument, f"{exc}; got {bits},{base},{shift} (3,3,3 suits 16-bit elements in "
+                       "128-byte rows)")
+
+
 def cmd_swizzle(args: argparse.Namespace) -> int:
-    _check_suffixes(args)
-    sw = Swizzle(args.B, args.M, args.S)
+    sw = _make_swizzle(args.B, args.M, args.S, "B M S")
     elem = DTYPE_BYTES[args.dtype]
     plain = smem_tile(args.rows, args.cols)
     swizzled = smem_tile(args.rows, args.cols, sw)
@@ -150,18 +152,27 @@ def cmd_swizzle(args: argparse.Namespace) -> int:
     return 0
 
 
-def _ints(text: str) -> tuple[int, ...]:
-    return tuple(int(x) for x in text.replace("x", ",").split(",") if x)
-
-
 def cmd_tiled_mma(args: argparse.Namespace) -> int:
-    _check_suffixes(args)
     f = "_" if args.static else ""
     atom = mma_atom(args.atom)
-    tiled = make_tiled_mma(atom, make_layout(_ints(args.layout)), _ints(args.perm) if args.perm else None)
-    print(format(tiled, f))
-    m, n = _ints(args.tile_mn)
+    try:
+        tiled = make_tiled_mma(atom, make_layout(args.layout), args.perm or None)
+    except ValueError as exc:
+        fail("--perm", f"{exc} (with --atom {args.atom} and --layout {_csv(args.layout)})")
+    if args.thread >= tiled.size:
+        fail("--thread", f"expected a thread index from 0 to {tiled.size - 1} (this TiledMMA has "
+                         f"{tiled.size} threads), got {args.thread}")
+    m, n = args.tile_mn
     k = args.tile_k
+    copies = []
+    if args.copy:
+        for side, make in (("A", make_tiled_copy_A), ("B", make_tiled_copy_B)):
+            try:
+                copies.append((side, make(copy_atom(args.copy), tiled)))
+            except ValueError as exc:
+                fail("--copy", f"{args.copy} does not fit this TiledMMA: {exc}; pick another "
+                               "copy atom, another --perm, or --copy '' for none")
+    print(format(tiled, f))
     smem_a, smem_b, smem_c = Layout((m, k), (1, m)), Layout((n, k), (1, n)), Layout((m, n), (1, m))
     thr = tiled.get_slice(args.thread)
     print(f"Thread {args.thread} (VMNK {thr.thr_vmnk}), column-major tiles A {smem_a}, B {smem_b}, C {smem_c}:")
@@ -170,15 +181,14 @@ def cmd_tiled_mma(args: argparse.Namespace) -> int:
                                   ("C", thr.partition_C, thr.partition_fragment_C, smem_c)):
         print(f"  partition_{name}:          {part(lay):{f}}   (offset {getattr(thr, 'offset_' + name)(lay)})")
         print(f"  partition_fragment_{name}: {frag(lay):{f}}")
-    if args.copy:
-        for side, make, lay, frag in (("A", make_tiled_copy_A, smem_a, thr.partition_fragment_A(smem_a)),
-                                      ("B", make_tiled_copy_B, smem_b, thr.partition_fragment_B(smem_b))):
-            copy = make(copy_atom(args.copy), tiled)
-            print(f"\nTiledCopy {side} ({args.copy})")
-            print(format(copy, f), end="")
-            tc = copy.get_slice(args.thread)
-            print(f"  partition_S: {tc.partition_S(lay):{f}}")
-            print(f"  retile_D:    {tc.retile_D(frag):{f}}")
+    frags = {"A": (smem_a, thr.partition_fragment_A(smem_a)), "B": (smem_b, thr.partition_fragment_B(smem_b))}
+    for side, copy in copies:
+        lay, frag = frags[side]
+        print(f"\nTiledCopy {side} ({args.copy})")
+        print(format(copy, f), end="")
+        tc = copy.get_slice(args.thread)
+        print(f"  partition_S: {tc.partition_S(lay):{f}}")
+        print(f"  retile_D:    {tc.retile_D(frag):{f}}")
 
     def fig():
         from .draw import draw_tiled_mma
@@ -187,20 +197,23 @@ def cmd_tiled_mma(args: argparse.Namespace) -> int:
     return 0
 
 
+def _csv(values: tuple[int, ...]) -> str:
+    return ",".join(map(str, values))
+
+
 def cmd_banks(args: argparse.Namespace) -> int:
-    _check_suffixes(args)
-    sw = Swizzle(*_ints(args.swizzle))
+    sw = _make_swizzle(*args.swizzle, "--swizzle")
     elem = DTYPE_BYTES[args.dtype]
     plain = smem_tile(args.rows, args.cols)
     swz = smem_tile(args.rows, args.cols, sw)
-    print(f"Seed 002: ldmatrix.x4 over a row-major {args.rows}x{args.cols} {args.dtype} tile "
+    print(f"ldmatrix.x4 over a row-major {args.rows}x{args.cols} {args.dtype} tile "
           f"(rows of {args.cols * elem} bytes), matrices at (0,0) (0,8) (8,0) (8,8)")
     for name, tile in (("no swizzle", plain), (str(sw), swz)):
         rep = ldmatrix_report(tile, 4, elem_bytes=elem)
         addrs = ldmatrix_addresses(tile, 4, elem_bytes=elem)
         banks = sorted({(a // 4) % 32 for a in addrs[:8] if a is not None})
         print(f"  {name:<12} {rep}; matrix 0 rows start in banks {banks}")
-    print(f"\nSeed 003: transposed store of A into s_a[{args.bk}][{args.bm} + pad] (floats), one warp")
+    print(f"\nThe SGEMM ladder's transposed store of A into s_a[{args.bk}][{args.bm} + pad] (floats), one warp")
     for pad in sorted({0, args.pad}):
         print(f"  pad {pad:<2}  {transposed_store_report(args.bm, args.bk, pad)}")
 
@@ -216,9 +229,26 @@ def cmd_banks(args: argparse.Namespace) -> int:
 # ---------------------------------------------------------------------------------------------
 
 def _outputs(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--svg", metavar="PATH", help="also draw it as SVG")
-    p.add_argument("--png", metavar="PATH", help="also draw it as PNG (needs matplotlib)")
+    p.add_argument("--svg", metavar="PATH", type=output_file(".svg"), help="also draw it as SVG")
+    p.add_argument("--png", metavar="PATH",
+                   type=output_file(".png", matplotlib=(".png",), instead="or use --svg, which needs nothing"),
+                   help=f"also draw it as PNG (needs matplotlib: {PLOT_EXTRA})")
     p.add_argument("--static", action="store_true", help="print CuTe's _ marks for static integers")
+
+
+def _lanes(text: str) -> list[int]:
+    try:
+        lanes = [int(x) for x in text.split(",")]
+    except ValueError:
+        lanes = []
+    if not lanes or any(not 0 <= lane < 32 for lane in lanes):
+        raise argparse.ArgumentTypeError(
+            f"expected lanes from 0 to 31 separated by commas, such as 0,1,4,31; got {text!r}")
+    return lanes
+
+
+def _swizzle_bms(text: str) -> tuple[int, ...]:
+    return int_tuple("B,M,S", "3,3,3", low=0)(text)
 
 
 def _add_commands(sub: Any) -> None:
@@ -231,40 +261,47 @@ def _add_commands(sub: Any) -> None:
     p = sub.add_parser("ldmatrix", help="ldmatrix lane addresses and register layout")
     p.add_argument("num", nargs="?", default="x4", choices=["x1", "x2", "x4"])
     p.add_argument("--trans", action="store_true", help="the .trans form")
-    p.add_argument("--lanes", type=lambda s: [int(x) for x in s.split(",")], default=[0, 1, 4, 31],
+    p.add_argument("--lanes", type=_lanes, default=[0, 1, 4, 31],
                    help="lanes whose registers to print (default: 0,1,4,31)")
     _outputs(p)
     p.set_defaults(func=cmd_ldmatrix)
 
     p = sub.add_parser("swizzle", help="a Swizzle<B,M,S> over a shared-memory tile")
-    p.add_argument("B", nargs="?", type=int, default=3)
-    p.add_argument("M", nargs="?", type=int, default=3)
-    p.add_argument("S", nargs="?", type=int, default=3)
-    p.add_argument("--rows", type=int, default=16)
-    p.add_argument("--cols", type=int, default=64)
+    p.add_argument("B", nargs="?", type=nonnegative_int, default=3, help="bits of the mask (default: 3)")
+    p.add_argument("M", nargs="?", type=nonnegative_int, default=3,
+                   help="low bits kept whole, log2 of the elements in a unit (default: 3)")
+    p.add_argument("S", nargs="?", type=int, default=3, help="shift of the mask (default: 3)")
+    p.add_argument("--rows", type=positive_int, default=16)
+    p.add_argument("--cols", type=positive_int, default=64)
     p.add_argument("--dtype", default="f16", choices=sorted(DTYPE_BYTES))
     _outputs(p)
     p.set_defaults(func=cmd_swizzle)
 
     p = sub.add_parser("tiled-mma", help="a TiledMMA, one thread's partitions and its TiledCopy")
-    p.add_argument("--atom", default="SM80_16x8x16_F16F16F16F16_TN", choices=sorted(MMA_ATOMS), metavar="NAME")
-    p.add_argument("--layout", default="2,2,1", help="atom layout M,N,K (default: %(default)s)")
-    p.add_argument("--perm", default="32,32,16", help="permutation tile M,N,K, or '' (default: %(default)s)")
-    p.add_argument("--tile-mn", default="128x128", help="the M x N block tile (default: %(default)s)")
-    p.add_argument("--tile-k", type=int, default=32, help="the K of the block tile (default: %(default)s)")
-    p.add_argument("--thread", type=int, default=0)
-    p.add_argument("--copy", default="SM75_U16x8_LDSM_T", help="copy atom for A and B, or '' for none")
+    p.add_argument("--atom", default="SM80_16x8x16_F16F16F16F16_TN", choices=sorted(MMA_ATOMS), metavar="NAME",
+                   help="MMA atom (default: %(default)s; `warpgemm explain mma --help` lists them)")
+    p.add_argument("--layout", default=(2, 2, 1), type=int_tuple("M,N,K", "2,2,1", min_count=1),
+                   help="atoms along M,N,K (default: 2,2,1)")
+    p.add_argument("--perm", default=(32, 32, 16), type=int_tuple("M,N,K", "32,32,16", min_count=1, empty=True),
+                   help="permutation tile M,N,K, or '' for none (default: 32,32,16)")
+    p.add_argument("--tile-mn", default=(128, 128), type=int_tuple("MxN", "128x128"),
+                   help="the M x N block tile (default: 128x128)")
+    p.add_argument("--tile-k", type=positive_int, default=32, help="the K of the block tile (default: %(default)s)")
+    p.add_argument("--thread", type=nonnegative_int, default=0, help="the thread to partition for (default: 0)")
+    p.add_argument("--copy", default="SM75_U16x8_LDSM_T", choices=["", *COPY_ATOMS], metavar="ATOM",
+                   help="copy atom for A and B, or '' for none (default: %(default)s)")
     _outputs(p)
     p.set_defaults(func=cmd_tiled_mma)
 
-    p = sub.add_parser("banks", help="shared-memory bank conflicts of the seeds' access patterns")
-    p.add_argument("--swizzle", default="3,3,3", help="B,M,S (default: %(default)s)")
-    p.add_argument("--rows", type=int, default=16)
-    p.add_argument("--cols", type=int, default=64)
+    p = sub.add_parser("banks", help="shared-memory bank conflicts of ldmatrix and of a transposed store")
+    p.add_argument("--swizzle", default=(3, 3, 3), type=_swizzle_bms, help="B,M,S (default: 3,3,3)")
+    p.add_argument("--rows", type=positive_int, default=16)
+    p.add_argument("--cols", type=positive_int, default=64)
     p.add_argument("--dtype", default="f16", choices=["f16", "bf16"])
-    p.add_argument("--bm", type=int, default=128, help="seed 003's BM (default: %(default)s)")
-    p.add_argument("--bk", type=int, default=8, help="seed 003's BK (default: %(default)s)")
-    p.add_argument("--pad", type=int, default=4, help="padding to compare with (default: %(default)s)")
+    p.add_argument("--bm", type=positive_int, default=128,
+                   help="BM of the SGEMM ladder's s_a[BK][BM + pad] (default: %(default)s)")
+    p.add_argument("--bk", type=positive_int, default=8, help="its BK (default: %(default)s)")
+    p.add_argument("--pad", type=nonnegative_int, default=4, help="padding to compare with (default: %(default)s)")
     _outputs(p)
     p.set_defaults(func=cmd_banks)
 
@@ -278,12 +315,10 @@ def register(subparsers: Any) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="warpgemm explain", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    sub = parser.add_subparsers(dest="explain_command", metavar="WHAT", required=True)
-    _add_commands(sub)
-    args = parser.parse_args(argv)
-    return args.func(args)
+    """``warpgemm explain ARGS``: the same command, errors reported the same way."""
+    from ..cli import main as cli_main
+
+    return cli_main(["explain", *(sys.argv[1:] if argv is None else argv)])
 
 
 if __name__ == "__main__":

@@ -16,7 +16,7 @@ from typing import Any
 
 from ..errors import CompileError
 from . import cache
-from .device import current_arch, nvrtc_version
+from .device import check_arch, current_arch, nvrtc_version
 
 KERNELS_ROOT = Path(__file__).resolve().parent.parent / "kernels"
 """Include root of every kernel source; ``#include "arch/sm80.cuh"`` resolves against it."""
@@ -152,6 +152,7 @@ def compile_kernel(source: str, name_expression: str, arch: str | None = None) -
     Within one process a kernel is compiled or loaded once: later edits of its source are seen
     by the next process (or after :func:`forget_loaded`)."""
     arch = arch or current_arch()
+    check_arch(arch)
     key = (source, name_expression, arch)
     hit = _loaded.get(key)
     if hit is not None:

@@ -61,6 +61,45 @@ def capability_of_arch(arch: str) -> int:
     return int(digits)
 
 
+@functools.lru_cache(maxsize=None)
+def supported_archs() -> list[str]:
+    """The ``--arch`` values the NVRTC in use compiles cubins for, oldest first.
+
+    The base architectures come from ``nvrtcGetSupportedArchs()`` (for NVRTC 13: sm_75 up to
+    sm_121). Each base from sm_90 on also has its arch-specific form (``sm_90a``, ``sm_100a``,
+    ...: the features of that one chip, such as wgmma), and each base from sm_100 on its family
+    form (``sm_100f``: features shared by a family of chips)."""
+    from cuda.bindings import nvrtc
+
+    err, bases = nvrtc.nvrtcGetSupportedArchs()
+    if err != nvrtc.nvrtcResult.NVRTC_SUCCESS:  # pragma: no cover
+        raise RuntimeError(f"nvrtcGetSupportedArchs failed: {err}")
+    archs = []
+    for base in sorted(bases):
+        archs.append(f"sm_{base}")
+        if base >= 90:
+            archs.append(f"sm_{base}a")
+        if base >= 100:
+            archs.append(f"sm_{base}f")
+    return archs
+
+
+def check_arch(arch: str) -> None:
+    """Raise ``ValueError``, listing the valid values, unless NVRTC compiles for ``arch``."""
+    archs = supported_archs()
+    if arch not in archs:
+        raise ValueError(f"arch {arch!r} is not one NVRTC {nvrtc_version()} compiles for; "
+                         f"use one of {', '.join(archs)} (sm_80 for A100, sm_90a for H100/H200)")
+
+
+def require_arch(kernel_name: str, min_capability: int, arch: str) -> None:
+    """Raise ``ValueError`` when ``arch`` is older than the kernel's ``min_capability``
+    (major*10+minor), e.g. a cp.async kernel (80) asked for sm_75."""
+    check_arch(arch)
+    if capability_of_arch(arch) < min_capability:
+        raise ValueError(f"{kernel_name} needs sm_{min_capability} or newer; asked for {arch}")
+
+
 def current_arch() -> str:
     """The arch of torch's current CUDA device."""
     require_device("detecting the GPU architecture")

@@ -1,5 +1,8 @@
-"""Every layout printed in seed 001 (CuTe TiledMMA/TiledCopy for SM80_16x8x16_F16F16F16F16_TN
-with SM75_U16x8_LDSM_T), reproduced character for character, static ``_`` marks included."""
+"""The CuTe TiledMMA/TiledCopy configuration of a 128x128x32 fp16 tile: four
+SM80_16x8x16_F16F16F16F16_TN atoms arranged 2x2 with a 32x32x16 permutation, and
+SM75_U16x8_LDSM_T copies for A and B. Every layout C++ CuTe prints for it (print_layout, the
+TiledMMA and TiledCopy printers, partitions of thread 0) is reproduced character for character,
+static ``_`` marks included."""
 
 from __future__ import annotations
 
@@ -9,7 +12,7 @@ from warpgemm.layout import (
     Layout, copy_atom, make_layout, make_tiled_copy_A, make_tiled_copy_B, make_tiled_mma, mma_atom,
 )
 
-# The seed's shared-memory tiles: A is (M,K) = (128,32), B is (N,K) = (128,32), C is
+# The shared-memory tiles: A is (M,K) = (128,32), B is (N,K) = (128,32), C is
 # (M,N) = (128,128), all column-major; thread 0's view.
 SMEM_A = Layout((128, 32), (1, 128))
 SMEM_B = Layout((128, 32), (1, 128))

@@ -1,0 +1,70 @@
+"""The documentation follows the code: the API reference is regenerated from the docstrings,
+and every link between the pages (files and #anchors) resolves."""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PAGES = [ROOT / "README.md", ROOT / "CHANGELOG.md", *sorted((ROOT / "docs").glob("*.md"))]
+
+
+def _load_script(name: str):
+    spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_api_reference_is_up_to_date():
+    gen = _load_script("gen_api_docs")
+    committed = (ROOT / "docs" / "api.md").read_text()
+    assert gen.render() == committed, (
+        "docs/api.md is out of date with the docstrings: run python scripts/gen_api_docs.py "
+        "and commit docs/api.md")
+
+
+def test_api_reference_covers_the_public_entry_points():
+    text = (ROOT / "docs" / "api.md").read_text()
+    for name in ("warpgemm.matmul", "warpgemm.kernels", "warpgemm.compile", "warpgemm.KernelSpec",
+                 "warpgemm.CompiledKernel", "warpgemm.layout.Layout", "warpgemm.layout.make_tiled_mma"):
+        assert f"### `{name}`" in text
+
+
+def _anchors(markdown: str) -> set[str]:
+    """GitHub's anchors for the headings of a page (outside code blocks)."""
+    out, fence = set(), False
+    for line in markdown.splitlines():
+        if line.startswith("```"):
+            fence = not fence
+        elif not fence and (m := re.match(r"^#{1,6} (.+)$", line)):
+            out.add(re.sub(r"[^\w\- ]", "", m[1].strip().lower()).replace(" ", "-"))
+    return out
+
+
+_LINK = re.compile(r"\]\(([^)\s]+)\)")
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_links_between_pages_resolve(page):
+    text = page.read_text()
+    text_outside_code = re.sub(r"```.*?```", "", text, flags=re.S)
+    for target in _LINK.findall(text_outside_code):
+        if re.match(r"[a-z]+:", target):
+            continue                                    # http(s), mailto: not checked here
+        path, _, anchor = target.partition("#")
+        linked = (page.parent / path).resolve() if path else page
+        assert linked.exists(), f"{page.name}: link to missing {target}"
+        if anchor:
+            assert anchor in _anchors(linked.read_text()), f"{page.name}: no heading for {target}"
+
+
+def test_package_ships_its_license_and_type_marker():
+    assert (ROOT / "LICENSE").read_text().startswith("MIT License")
+    assert (ROOT / "src" / "warpgemm" / "py.typed").exists()
+    pyproject = (ROOT / "pyproject.toml").read_text()
+    assert 'license-files = ["LICENSE"]' in pyproject and '"py.typed"' in pyproject
