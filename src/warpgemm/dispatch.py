@@ -88,8 +88,12 @@ lookup scans only these for the shape."""
 
 
 def choose(capability: int, dtype: str, m: int, n: int, k: int, precision: str | None = None,
-           rules: tuple[Rule, ...] = RULES, layouts: tuple[str, str] | None = None) -> Rule:
-    """The first rule of ``rules`` that matches the problem; ValueError when none does."""
+           rules: tuple[Rule, ...] | None = None, layouts: tuple[str, str] | None = None) -> Rule:
+    """The first rule of ``rules`` (default: the shipped :data:`RULES`) that matches a problem of
+    ``dtype`` inputs on a device of compute ``capability`` with operand ``layouts`` (as
+    ``operands.detect`` finds them); ValueError when none does."""
+    if rules is None:
+        rules = RULES
     key = (capability, dtype, precision)
     found = _by_key.get(key) if rules is RULES else None
     if found is None:
