@@ -58,3 +58,10 @@ def test_info_shows_versions_and_the_cache(capsys):
 def test_bench_without_a_gpu_says_so_and_fails(capsys):
     assert main(["bench"]) == 2
     assert "no CUDA device is available" in capsys.readouterr().err
+
+
+def test_compile_without_layouts_takes_the_kernels_first_layout(capsys):
+    from warpgemm.cli import main
+
+    assert main(["compile", "decode/01_swap_ab_splitk", "--arch", "sm_80"]) == 0
+    assert "decode/01_swap_ab_splitk" in capsys.readouterr().out

@@ -159,7 +159,12 @@ def _cmd_compile(args: argparse.Namespace) -> int:
             print(f"{spec.name:<32} {target:<7} skipped: needs {spec.arch} or newer")
             continue
         try:
-            k = wg_compile(spec.name, target, a_layout=args.a_layout, b_layout=args.b_layout, **params)
+            # Without --a-layout/--b-layout: the kernel's first layout (the small-M kernel reads
+            # only A row-major with B column-major).
+            la = args.a_layout or spec.layouts[0][0]
+            lb = args.b_layout or (spec.layouts[0][1] if args.a_layout is None else
+                                   next((y for x, y in spec.layouts if x == la), "row"))
+            k = wg_compile(spec.name, target, a_layout=la, b_layout=lb, **params)
         except CompileError as exc:
             if not params:
                 raise  # the defaults fail: a bug, and the whole log helps
@@ -404,8 +409,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--family", default=None, help="with 'all': only this family")
     p.add_argument("--arch", type=arch, default=None,
                    help="sm_80, sm_90a, ... (default: the current GPU's; needed without one)")
-    p.add_argument("--a-layout", default="row", choices=("row", "col"))
-    p.add_argument("--b-layout", default="row", choices=("row", "col"))
+    p.add_argument("--a-layout", default=None, choices=("row", "col"),
+                   help="default: the kernel's first layout (row for all but the small-M kernel)")
+    p.add_argument("--b-layout", default=None, choices=("row", "col"), help="default: as --a-layout")
     p.add_argument("-p", "--param", action="append", default=[], type=param, metavar="NAME=VALUE",
                    help="template parameter, e.g. -p STAGES=2 (repeat for more)")
     p.set_defaults(func=_cmd_compile)
