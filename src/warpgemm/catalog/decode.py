@@ -23,7 +23,7 @@ def _valid(p: Mapping[str, int]) -> bool:
     """The kernel's static_asserts."""
     return (1 <= p["TOKEN_TILES"] <= 8 and 1 <= p["ROW_GROUPS"] <= 4 and 1 <= p["WARPS"] <= 16
             and 1 <= p["UNROLL"] <= 8 and p["UNROLL"] * p["ROW_GROUPS"] <= 8
-            and 1 <= p["KSPLIT"] <= 16 and _smem(p) <= 227 * 1024)
+            and 1 <= p["KSPLIT"] <= 16 and p["L2_256B"] in (0, 1) and _smem(p) <= 227 * 1024)
 
 
 def _sums(p: Mapping[str, int]) -> int:
@@ -56,7 +56,7 @@ _f = DECODE_FAMILY.spec
 DECODE: tuple[KernelSpec, ...] = (
     _f(1, "swap AB (W rows on the mma's M side), fragments straight from global memory, K split "
           "across a block's warps", "swap_ab_splitk", "decode_swap_ab_splitk",
-       params={"TOKEN_TILES": 1, "ROW_GROUPS": 1, "WARPS": 16, "UNROLL": 2, "KSPLIT": 1},
+       params={"TOKEN_TILES": 1, "ROW_GROUPS": 1, "WARPS": 16, "UNROLL": 2, "KSPLIT": 1, "L2_256B": 0},
        threads=lambda p: 32 * p["WARPS"], tile=lambda p: (8 * p["TOKEN_TILES"], _rows(p)),
        grid=lambda m, n, p: (cdiv(n, _rows(p)), p["KSPLIT"], 1),
        workspace=lambda m, n, k, p: 4 * p["KSPLIT"] * cdiv(n, _rows(p)) * _sums(p) if p["KSPLIT"] > 1 else 0,
@@ -64,6 +64,7 @@ DECODE: tuple[KernelSpec, ...] = (
        smem_bytes=_smem,
        shape_params=lambda m, n, k: {"TOKEN_TILES": max(1, min(8, cdiv(m, 8)))},
        max_m=lambda p: 8 * p["TOKEN_TILES"],
-       tuning={"ROW_GROUPS": (1, 2), "WARPS": (4, 8, 16), "UNROLL": (2, 4, 8), "KSPLIT": (1, 2, 4)},
+       tuning={"ROW_GROUPS": (1, 2), "WARPS": (4, 8, 16), "UNROLL": (2, 4, 8), "KSPLIT": (1, 2, 4),
+               "L2_256B": (0, 1)},
        valid=_valid, abi=_args, fused_bias=True),
 )

@@ -16,6 +16,16 @@
 
 namespace wg {
 
+// 16 bytes through the read-only path, not kept in L1 (.L1::no_allocate), with L2 asked to fetch
+// the whole 256-byte block around it (.L2::256B, sm_75+): for a stream that other warps of the
+// same launch read next to, such as a weight read 64 bytes per row per k chunk by a GEMV.
+__device__ __forceinline__ uint4 ld_global_nc_na_l2_256_v4(const void* p) {
+    uint4 v;
+    asm("ld.global.nc.L1::no_allocate.L2::256B.v4.u32 {%0, %1, %2, %3}, [%4];\n"
+        : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "l"(p));
+    return v;
+}
+
 struct SM75_U32x1_LDSM_N {
     static __device__ __forceinline__ void copy(uint32_t (&r)[1], uint32_t smem_row) {
         asm volatile("ldmatrix.sync.aligned.m8n8.x1.shared.b16 {%0}, [%1];\n" : "=r"(r[0]) : "r"(smem_row));

@@ -14,7 +14,8 @@
 //       mma 0: a = {w[g].x, w[g+8].x, w[g].y, w[g+8].y}, b = {x[g].x, x[g].y}
 //       mma 1: a = {w[g].z, w[g+8].z, w[g].w, w[g+8].w}, b = {x[g].z, x[g].w}
 //     Every load is one 16-byte vector, no shared memory and no ldmatrix on the way in, and W is
-//     read with the L1-bypassing read-only load.
+//     read with the L1-bypassing read-only load; with L2_256B, that load also asks L2 for the
+//     whole 256-byte block, which the next k chunks of the row (other warps') will want.
 //   * Split K in the block, and across KSPLIT blocks. The WARPS * KSPLIT warps that share a
 //     group of rows take the k chunks in turn (chunk c goes to warp c % (WARPS * KSPLIT)), each
 //     with UNROLL chunks of W in flight. A block adds its warps' partial sums through shared
@@ -69,7 +70,7 @@ __device__ __forceinline__ void mma_chunk(float (&acc)[4], const uint4& w_lo, co
 // `workspace` holds KSPLIT * gridDim.x * 128 * ROW_GROUPS * TOKEN_TILES floats and `counters`
 // gridDim.x ints, zero before the launch and zero again after it.
 template <bool A_ROW, bool B_ROW, typename T, typename TC, int TOKEN_TILES, int ROW_GROUPS, int WARPS,
-          int UNROLL, int KSPLIT>
+          int UNROLL, int KSPLIT, int L2_256B>
 __global__ void __launch_bounds__(32 * WARPS)
 decode_swap_ab_splitk(const T* __restrict__ A, const T* __restrict__ B, TC* __restrict__ C, int M, int N,
                       int K, int lda, int ldb, int ldc, const T* __restrict__ bias, float* workspace,
@@ -131,7 +132,10 @@ decode_swap_ab_splitk(const T* __restrict__ A, const T* __restrict__ B, TC* __re
             for (int r = 0; r < ROW_GROUPS; ++r)
 #pragma unroll
                 for (int h = 0; h < 2; ++h)
-                    w[u][r][h] = (c < full_chunks && w_ok[r][h]) ? ld_global_nc_na_v4(w_row[r][h] + c * CHUNK) : zero4;
+                    w[u][r][h] = (c < full_chunks && w_ok[r][h])
+                                     ? (L2_256B ? ld_global_nc_na_l2_256_v4(w_row[r][h] + c * CHUNK)
+                                                : ld_global_nc_na_v4(w_row[r][h] + c * CHUNK))
+                                     : zero4;
         }
 #pragma unroll
         for (int u = 0; u < UNROLL; ++u) {
