@@ -22,3 +22,8 @@ class NoDeviceError(WarpgemmError, RuntimeError):
 
 class UsageError(WarpgemmError, ValueError):
     """A command-line argument is wrong; the message names it and says what it accepts."""
+
+
+class MissingExtraError(WarpgemmError, RuntimeError):
+    """A kernel needs headers from an optional extra that is not installed; the message names
+    the command that installs it."""

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import CompileError
-from . import cache
+from . import cache, headers
 from .device import check_arch, current_arch, nvrtc_version
 
 KERNELS_ROOT = Path(__file__).resolve().parent.parent / "kernels"
@@ -183,8 +183,14 @@ def _compile_or_load(source: str, name_expression: str, arch: str) -> CompiledKe
     files: dict[str, str] = {}
     _read_with_includes(source, files)
     options = _options(arch)
-    key = cache.make_key(_FORMAT, nvrtc_version(), arch, repr(options), name_expression,
-                         *(f"{name}\0{text}" for name, text in sorted(files.items())))
+    key_parts = [_FORMAT, nvrtc_version(), arch, repr(options), name_expression]
+    if headers.uses_cute(files):
+        # A kernel written in CuTe: its headers come from pip wheels (the `cute` extra), and the
+        # key covers their versions (their text is not read here).
+        paths = headers.cute_include_paths()
+        key_parts += [repr(headers.CUTE_OPTIONS), headers.versions()]
+        options = {**options, **headers.CUTE_OPTIONS, "include_path": [*options["include_path"], *paths]}
+    key = cache.make_key(*key_parts, *(f"{name}\0{text}" for name, text in sorted(files.items())))
     entry = cache.load(key)
     if entry is not None:
         meta, cubin = entry
