@@ -37,18 +37,23 @@ __global__ void cute_print_probe() {
     auto frag_b = thr_mma.partition_fragment_B(sB);
     auto frag_c = thr_mma.partition_fragment_C(sC);
 
-    print("== mma_atom\n"); print(mma_atom); print("\n");
-    print("== tiled_mma\n"); print(tiled_mma); print("\n");
-    print("== smem_tiled_copy_A\n"); print(copy_a); print("\n");
-    print("== smem_tiled_copy_B\n"); print(copy_b); print("\n");
-    print("== partition_A\n"); print(thr_mma.partition_A(sA)); print("\n");
-    print("== partition_B\n"); print(thr_mma.partition_B(sB)); print("\n");
-    print("== partition_C\n"); print(thr_mma.partition_C(sC)); print("\n");
-    print("== partition_fragment_A\n"); print(frag_a); print("\n");
-    print("== partition_fragment_B\n"); print(frag_b); print("\n");
-    print("== partition_fragment_C\n"); print(frag_c); print("\n");
-    print("== partition_S_A\n"); print(thr_copy_a.partition_S(sA)); print("\n");
-    print("== partition_S_B\n"); print(thr_copy_b.partition_S(sB)); print("\n");
-    print("== retile_D_A\n"); print(thr_copy_a.retile_D(frag_a)); print("\n");
-    print("== retile_D_B\n"); print(thr_copy_b.retile_D(frag_b)); print("\n");
+    auto show = [](const char* name, auto const& object) {
+        print("== %s\n", name);
+        print(object);
+        print("\n");
+    };
+    show("mma_atom", mma_atom);
+    show("tiled_mma", tiled_mma);
+    show("smem_tiled_copy_A", copy_a);
+    show("smem_tiled_copy_B", copy_b);
+    show("partition_A", thr_mma.partition_A(sA));
+    show("partition_B", thr_mma.partition_B(sB));
+    show("partition_C", thr_mma.partition_C(sC));
+    show("partition_fragment_A", frag_a);
+    show("partition_fragment_B", frag_b);
+    show("partition_fragment_C", frag_c);
+    show("partition_S_A", thr_copy_a.partition_S(sA));
+    show("partition_S_B", thr_copy_b.partition_S(sB));
+    show("retile_D_A", thr_copy_a.retile_D(frag_a));
+    show("retile_D_B", thr_copy_b.retile_D(frag_b));
 }
