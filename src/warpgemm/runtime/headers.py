@@ -49,15 +49,20 @@ def cute_include_paths() -> tuple[str, ...]:
     cute_dir = Path(cutlass.origin).parent / "source" / "include" if cutlass and cutlass.origin else None
     if cute_dir is None or not (cute_dir / "cute" / "tensor.hpp").is_file():
         missing.append("nvidia-cutlass (CuTe)")
-    cu13 = next((d / "cu13" / "include" for d in _nvidia_dirs() if (d / "cu13" / "include").is_dir()), None)
-    if cu13 is None or not (cu13 / "cuda_runtime_api.h").is_file():
+    # The runtime headers and libcu++ are two wheels that may sit in two site directories.
+    roots = [d / "cu13" / "include" for d in _nvidia_dirs()]
+    runtime = next((r for r in roots if (r / "cuda_runtime_api.h").is_file()), None)
+    cccl = next((r for r in roots if (r / "cccl" / "cuda" / "std" / "type_traits").exists()), None)
+    if runtime is None:
         missing.append("nvidia-cuda-runtime (the CUDA runtime headers)")
-    if cu13 is None or not (cu13 / "cccl" / "cuda" / "std" / "type_traits").exists():
+    if cccl is None:
         missing.append("nvidia-cuda-cccl (libcu++)")
     if missing:
         raise MissingExtraError(f"this kernel is written in CuTe and needs headers that are not installed: "
                                 f"{', '.join(missing)}; install them with: {INSTALL}")
-    return (str(cute_dir), str(cu13), str(cu13 / "cccl"))
+    # CUTLASS includes <cccl/cuda/std/...> and libcu++ includes <cuda/std/...>: both roots.
+    paths = [str(cute_dir), str(runtime), str(cccl), str(cccl / "cccl")]  # type: ignore[operator]
+    return tuple(dict.fromkeys(paths))
 
 
 def versions() -> str:
