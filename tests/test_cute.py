@@ -119,3 +119,13 @@ def test_cute_itself_prints_what_warpgemm_layout_prints(capfd):
     ctypes.CDLL(None).fflush(None)  # ... and this writes it out
     printed = cute_sections(capfd.readouterr().out)
     assert printed == warpgemm_sections()
+
+
+def test_a_libcu_that_clashes_with_cutlass_is_named(monkeypatch):
+    monkeypatch.setattr(headers, "_version", lambda name: "13.3.5" if name == "nvidia-cuda-cccl" else "x")
+    headers.cute_include_paths.cache_clear()
+    try:
+        with pytest.raises(MissingExtraError, match=r'nvidia-cuda-cccl 13\.3\.5 .* pip install "nvidia-cuda-cccl==13\.0\.\*"'):
+            headers.cute_include_paths()
+    finally:
+        headers.cute_include_paths.cache_clear()

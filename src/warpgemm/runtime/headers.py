@@ -60,6 +60,11 @@ def cute_include_paths() -> tuple[str, ...]:
     if missing:
         raise MissingExtraError(f"this kernel is written in CuTe and needs headers that are not installed: "
                                 f"{', '.join(missing)}; install them with: {INSTALL}")
+    cccl_version = _version("nvidia-cuda-cccl")
+    if cccl_version != "none" and tuple(int(x) for x in cccl_version.split(".")[:2]) > (13, 0):
+        raise MissingExtraError(f"nvidia-cuda-cccl {cccl_version} is installed, whose libcu++ clashes with "
+                                f"CUTLASS 4.2's headers; CuTe kernels need the 13.0 headers: "
+                                f'pip install "nvidia-cuda-cccl==13.0.*" (or {INSTALL})')
     # CUTLASS includes <cccl/cuda/std/...> and libcu++ includes <cuda/std/...>: both roots.
     paths = [str(cute_dir), str(runtime), str(cccl), str(cccl / "cccl")]  # type: ignore[operator]
     return tuple(dict.fromkeys(paths))
