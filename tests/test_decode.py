@@ -14,7 +14,10 @@ pytestmark = pytest.mark.gpu
 
 KERNEL = "decode/01_swap_ab_splitk"
 MS = [1, 2, 7, 8, 9, 16, 31, 33, 64]
-NKS = [(1, 8), (17, 65), (100, 4096), (4095, 1000), (4096, 4096), (257, 33)]
+# K runs in chunks of 32 (4 lanes x 8 elements): K = 1, primes (97, 4093), a chunk +-1 (31, 33),
+# an odd count of whole chunks (2080 = 65 x 32), and a K whose rows are not 16-byte aligned.
+NKS = [(1, 8), (17, 65), (100, 4096), (4095, 1000), (4096, 4096), (257, 33),
+       (255, 1), (64, 97), (1000, 4093), (33, 31), (129, 2080)]
 TOL = {torch.bfloat16: 1e-2, torch.float16: 2e-3, torch.float32: 2e-3}
 
 
@@ -53,15 +56,19 @@ def test_the_bias_is_added_in_fp32_before_the_one_rounding(dtype, out_dtype):
         assert _rel(out, ref) < 1e-5
 
 
+@pytest.mark.parametrize("l2_256b", [0, 1])
 @pytest.mark.parametrize("ksplit", [2, 4, 7])
-@pytest.mark.parametrize("m,n,k", [(1, 1, 8), (3, 100, 4096), (20, 1000, 1000), (64, 2048, 2049), (8, 2048, 2048)])
-def test_k_split_across_blocks_is_correct(ksplit, m, n, k):
+@pytest.mark.parametrize("m,n,k", [(1, 1, 8), (3, 100, 4096), (20, 1000, 1000), (64, 2048, 2049), (8, 2048, 2048),
+                                   (1, 257, 1), (5, 300, 97), (7, 1000, 4093), (33, 129, 2080)])
+def test_k_split_across_blocks_is_correct(ksplit, m, n, k, l2_256b):
     x, w = _linear_operands(m, n, k, torch.bfloat16)
     bias = torch.randn(n, device="cuda").to(torch.bfloat16)
-    out = torch.full((m, n), float("nan"), device="cuda", dtype=torch.float32)
-    for _ in range(2):  # the second launch finds the counters reset by the first
-        warpgemm.matmul(x, w.t(), kernel=KERNEL, out=out, out_dtype=torch.float32, bias=bias, KSPLIT=ksplit)
-    assert _rel(out, x.double() @ w.double().t() + bias.double()) < 1e-5
+    out = torch.empty((m, n), device="cuda", dtype=torch.float32)
+    for launch in range(2):  # the second launch finds the counters reset by the first
+        out.fill_(float("nan"))
+        warpgemm.matmul(x, w.t(), kernel=KERNEL, out=out, out_dtype=torch.float32, bias=bias, KSPLIT=ksplit,
+                        L2_256B=l2_256b)
+        assert _rel(out, x.double() @ w.double().t() + bias.double()) < 1e-5, f"launch {launch}"
 
 
 @pytest.mark.parametrize("ksplit", [1, 4])

@@ -40,12 +40,15 @@ class Rule:
     note: str = ""
     """Where the rule comes from (a measurement, or why it is a fallback)."""
 
-    def matches(self, capability: int, dtype: str, m: int, n: int, k: int, precision: str | None,
-                layouts: tuple[str, str] | None = None) -> bool:
-        return (self.dtype == dtype
-                and (self.precision is None or self.precision == precision)
-                and self.capability[0] <= capability <= self.capability[1]
-                and self.m[0] <= m <= self.m[1] and self.n[0] <= n <= self.n[1] and self.k[0] <= k <= self.k[1]
+    def serves(self, capability: int, dtype: str, precision: str | None) -> bool:
+        """Whether the rule applies to ``dtype`` inputs at ``precision`` on a device of compute
+        ``capability``, whatever the shape."""
+        return (self.dtype == dtype and (self.precision is None or self.precision == precision)
+                and self.capability[0] <= capability <= self.capability[1])
+
+    def fits(self, m: int, n: int, k: int, layouts: tuple[str, str] | None = None) -> bool:
+        """Whether the problem's M, N, K and operand layouts fall in the rule's buckets."""
+        return (self.m[0] <= m <= self.m[1] and self.n[0] <= n <= self.n[1] and self.k[0] <= k <= self.k[1]
                 and (self.layouts is None or layouts in self.layouts))
 
 
@@ -97,13 +100,11 @@ def choose(capability: int, dtype: str, m: int, n: int, k: int, precision: str |
     key = (capability, dtype, precision)
     found = _by_key.get(key) if rules is RULES else None
     if found is None:
-        found = tuple(r for r in rules if r.dtype == dtype and (r.precision is None or r.precision == precision)
-                      and r.capability[0] <= capability <= r.capability[1])
+        found = tuple(r for r in rules if r.serves(capability, dtype, precision))
         if rules is RULES:
             _by_key[key] = found
     for rule in found:
-        if (rule.m[0] <= m <= rule.m[1] and rule.n[0] <= n <= rule.n[1] and rule.k[0] <= k <= rule.k[1]
-                and (rule.layouts is None or layouts in rule.layouts)):
+        if rule.fits(m, n, k, layouts):
             return rule
     served = sorted({r.dtype for r in rules if r.capability[0] <= capability <= r.capability[1]})
     raise ValueError(f"kernel='auto' has no kernel for {dtype} inputs on a device of compute capability "

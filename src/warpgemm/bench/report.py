@@ -99,9 +99,10 @@ def power_table(result: dict[str, Any]) -> str:
 
 
 def _measured_on(ctx: dict[str, Any]) -> str:
-    """Where and when a result was measured, for a table's caption."""
+    """Where and when a result was measured, for a table's caption, with the context's ``note``
+    (what the measured code differs in from the code as it is), where it has one."""
     return (f"{ctx['gpu']}, {ctx['sm_count']} SMs, driver {ctx['driver']}, CUDA {ctx['cuda_torch']}, "
-            f"torch {ctx['torch']}, {ctx['date'][:10]}")
+            f"torch {ctx['torch']}, {ctx['date'][:10]}" + (f" ({ctx['note']})" if ctx.get("note") else ""))
 
 
 def decode_markdown_table(result: dict[str, Any]) -> str:

@@ -5,11 +5,9 @@ from __future__ import annotations
 
 from typing import Mapping
 
-import numpy as np
 
-from .spec import COL, ROW, Family, KernelSpec, cdiv, gemm_bias_args
+from .spec import COL, NULL, ROW, Family, KernelSpec, cdiv, gemm_bias_args
 
-_NULL = np.uint64(0)
 
 _VEC8 = "16-byte aligned base pointer and leading dimension (a multiple of 8 elements); " \
         "other inputs are copied to an aligned buffer first"
@@ -34,8 +32,8 @@ def _sums(p: Mapping[str, int]) -> int:
 def _args(inst, a, b, c, m, n, k, workspace=None, bias=None):
     """The ladder's ABI, then ``bias``, ``float* workspace`` and ``int* counters`` (null when
     KSPLIT is 1)."""
-    ws = workspace.scratch if workspace is not None and workspace.scratch is not None else _NULL
-    counters = workspace.counters if workspace is not None and workspace.counters is not None else _NULL
+    ws = workspace.scratch if workspace is not None and workspace.scratch is not None else NULL
+    counters = workspace.counters if workspace is not None and workspace.counters is not None else NULL
     return gemm_bias_args(inst, a, b, c, m, n, k, None, bias) + (ws, counters)
 
 

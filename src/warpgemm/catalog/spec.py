@@ -103,10 +103,11 @@ def gemm_bias_args(inst: "KernelInstance", a: Any, b: Any, c: Any, m: int, n: in
                    workspace: Any = None, bias: Any = None) -> tuple[Any, ...]:
     """The ladder's ABI with a trailing ``const T* bias`` (N values, or null) for kernels that
     add the bias in their epilogue."""
-    return gemm_args(inst, a, b, c, m, n, k) + (bias if bias is not None else _NULL,)
+    return gemm_args(inst, a, b, c, m, n, k) + (bias if bias is not None else NULL,)
 
 
-_NULL = np.uint64(0)
+NULL = np.uint64(0)
+"""A null pointer argument."""
 
 
 @dataclass(frozen=True, eq=False)

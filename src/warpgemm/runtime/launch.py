@@ -68,12 +68,14 @@ class ParamBlock:
         return len(self.data)
 
 
-def _current_stream():
-    """A cuda.core Stream for ``torch.cuda.current_stream()``, looked up on every call so that
-    ``torch.cuda.stream(...)`` and CUDA-graph capture see the launch on their stream."""
+def _current_stream(device: int | None = None):
+    """A cuda.core Stream for torch's current stream (of ``device``, default the current one),
+    looked up on every call so that ``torch.cuda.stream(...)`` and CUDA-graph capture see the
+    launch on their stream."""
     import torch
 
-    handle = torch.cuda.current_stream().cuda_stream
+    handle = (torch.cuda.current_stream().cuda_stream if device is None
+              else torch._C._cuda_getCurrentRawStream(device))
     stream = _streams.get(handle)
     if stream is None:
         stream = _streams[handle] = _cuda_core_api()[1].from_handle(handle)
@@ -201,13 +203,7 @@ def planned_args(args: Sequence[Any]) -> list[Any] | None:
 def launch_planned(fn: Any, config: Any, args: Sequence[Any], device: int) -> None:
     """Launch a loaded function with a prebuilt configuration and marshalled arguments on torch's
     current stream of ``device``: the plan's fast path."""
-    import torch
-
-    handle = torch._C._cuda_getCurrentRawStream(device)
-    stream = _streams.get(handle)
-    if stream is None:
-        stream = _streams[handle] = _cuda_core_api()[1].from_handle(handle)
-    _cuda_core_api()[2](stream, config, fn, *args)
+    _cuda_core_api()[2](_current_stream(device), config, fn, *args)
 
 
 _counters: dict[int, list[Any]] = {}
