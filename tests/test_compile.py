@@ -12,7 +12,7 @@ from warpgemm.runtime import compile_kernel, parse_ptxas_report
 ARCHS = ("sm_80", "sm_90a")
 
 CASES = [(spec, arch, la, lb) for spec in catalog.CATALOG for arch in ARCHS
-         for la, lb in spec.layouts]
+         if spec.runs_on(catalog.capability_of(arch)) for la, lb in spec.layouts]
 
 
 @pytest.mark.parametrize("spec,arch,a_layout,b_layout", CASES,

@@ -42,7 +42,7 @@ def compile(name: str, arch: str | None = None, *, a_layout: str = "row", b_layo
     if out_dtype is not None and out_dtype not in spec.out_dtypes:
         raise ValueError(f"{name}: out_dtype must be one of {', '.join(spec.out_dtypes)}, got {out_dtype!r}")
     inst = spec.instance(a_layout, b_layout, in_dtype, out_dtype, params)
-    require_arch(name, spec.min_capability, arch or current_arch())
+    require_arch(name, spec.min_capability, arch or current_arch(), spec.arch_specific)
     return compile_kernel(inst.source, inst.name_expression, arch)
 
 
@@ -240,10 +240,9 @@ def _matmul(a: torch.Tensor, b: torch.Tensor, bias: torch.Tensor | None, out_dty
         p = table.choose(spec, _problem(m, n, k, in_name, out_name, la, lb), params, rule_params)
         if spec.shape_params is not None or spec.max_m is not None:
             p = _fit_params(spec, p, params, m, n, k)
-        if capability < spec.min_capability:
-            cap = spec.min_capability
-            raise ValueError(f"warpgemm.matmul: {spec.name} needs compute capability "
-                             f"{cap // 10}.{cap % 10} or newer")
+        if not spec.runs_on(capability):
+            raise ValueError(f"warpgemm.matmul: {spec.name} needs {spec.needs()}; this device is "
+                             f"compute capability {capability // 10}.{capability % 10}")
         c = out if out is not None else torch.empty((m, n), dtype=out_type, device=device)
         if m == 0 or n == 0:
             return c

@@ -155,8 +155,8 @@ def _cmd_compile(args: argparse.Namespace) -> int:
                            "pass one, such as --arch sm_90a (H100, H200) or --arch sm_80 (A100)")
         target = current_arch()
     for spec in specs:
-        if args.name == "all" and capability_of_arch(target) < spec.min_capability:
-            print(f"{spec.name:<32} {target:<7} skipped: needs {spec.arch} or newer")
+        if args.name == "all" and not spec.runs_on(capability_of_arch(target)):
+            print(f"{spec.name:<32} {target:<7} skipped: needs {spec.needs()}")
             continue
         try:
             # Without --a-layout/--b-layout: the kernel's first layout (the small-M kernel reads

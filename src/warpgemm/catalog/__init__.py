@@ -13,6 +13,7 @@ from __future__ import annotations
 from ..errors import KernelNotFoundError
 from .decode import DECODE, DECODE_FAMILY
 from .hgemm import HGEMM, HGEMM_FAMILY
+from .hopper import HOPPER, HOPPER_FAMILY
 from .sgemm import SGEMM, SGEMM_FAMILY
 from .spec import (ALL_LAYOUTS, COL, ROW, Family, KernelInstance, KernelSpec, Launch, Math, Step,
                    Workspace, capability_of, gemm_args, gemm_bias_args)
@@ -34,8 +35,8 @@ MATHS: dict[str, Math] = {m.name: m for m in (
 )}
 """Each kind of arithmetic, with its same-run baseline and its mma.sync ceiling."""
 
-FAMILIES: dict[str, Family] = {f.name: f for f in (SGEMM_FAMILY, HGEMM_FAMILY, DECODE_FAMILY)}
-CATALOG: tuple[KernelSpec, ...] = SGEMM + HGEMM + DECODE
+FAMILIES: dict[str, Family] = {f.name: f for f in (SGEMM_FAMILY, HGEMM_FAMILY, HOPPER_FAMILY, DECODE_FAMILY)}
+CATALOG: tuple[KernelSpec, ...] = SGEMM + HGEMM + HOPPER + DECODE
 _BY_NAME: dict[str, KernelSpec] = {s.name: s for s in CATALOG}
 
 
@@ -49,7 +50,7 @@ def kernels(family: str | None = None, arch: str | None = None) -> list[KernelSp
             raise KernelNotFoundError(f"no kernel family {family!r}; families are {sorted(FAMILIES)}")
     if arch is not None:
         cap = capability_of(arch)
-        found = [s for s in found if s.min_capability <= cap]
+        found = [s for s in found if s.runs_on(cap)]
     return found
 
 

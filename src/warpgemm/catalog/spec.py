@@ -196,6 +196,9 @@ class KernelSpec:
     # -- derived once, at construction --------------------------------------------------------
     min_capability: int = field(init=False, repr=False)
     """Lowest compute capability (major*10+minor) the kernel runs on, from :attr:`arch`."""
+    arch_specific: bool = field(init=False, repr=False)
+    """The arch is an arch-specific target (``sm_90a``): its instructions (wgmma, setmaxnreg)
+    exist on that compute capability only, not on later ones."""
     a_layouts: frozenset[str] = field(init=False, repr=False)
     """The layouts of A the kernel reads."""
     b_layouts: Mapping[str, frozenset[str]] = field(init=False, repr=False)
@@ -205,6 +208,7 @@ class KernelSpec:
     def __post_init__(self) -> None:
         object.__setattr__(self, "_instances", {})
         object.__setattr__(self, "min_capability", capability_of(self.arch))
+        object.__setattr__(self, "arch_specific", self.arch.endswith("a"))
         a_layouts = frozenset(la for la, _ in self.layouts)
         object.__setattr__(self, "a_layouts", a_layouts)
         object.__setattr__(self, "b_layouts", {la: frozenset(lb for x, lb in self.layouts if x == la)
@@ -222,6 +226,19 @@ class KernelSpec:
         """Every output dtype, for any input."""
         return tuple(dict.fromkeys(d for outs in self.outputs.values() for d in outs))
 
+
+    def runs_on(self, capability: int) -> bool:
+        """Whether a device of compute ``capability`` (major*10+minor) runs the kernel."""
+        if self.arch_specific:
+            return capability == self.min_capability
+        return capability >= self.min_capability
+
+    def needs(self) -> str:
+        """What device the kernel needs, in words: ``sm_80 or newer``, or for an arch-specific
+        kernel ``sm_90a (compute capability 9.0 exactly)``."""
+        if self.arch_specific:
+            return f"{self.arch} (compute capability {self.min_capability // 10}.{self.min_capability % 10} exactly)"
+        return f"{self.arch} or newer"
 
     def default_out_dtype(self, in_dtype: str) -> str:
         return self.outputs[in_dtype][0]

@@ -92,10 +92,16 @@ def check_arch(arch: str) -> None:
                          f"use one of {', '.join(archs)} (sm_80 for A100, sm_90a for H100/H200)")
 
 
-def require_arch(kernel_name: str, min_capability: int, arch: str) -> None:
+def require_arch(kernel_name: str, min_capability: int, arch: str, arch_specific: bool = False) -> None:
     """Raise ``ValueError`` when ``arch`` is older than the kernel's ``min_capability``
-    (major*10+minor), e.g. a cp.async kernel (80) asked for sm_75."""
+    (major*10+minor), e.g. a cp.async kernel (80) asked for sm_75; for an ``arch_specific``
+    kernel (wgmma: sm_90a), when ``arch`` is not that arch-specific target."""
     check_arch(arch)
+    if arch_specific:
+        want = f"sm_{min_capability}a"
+        if arch != want:
+            raise ValueError(f"{kernel_name} uses arch-specific instructions of {want}; asked for {arch}")
+        return
     if capability_of_arch(arch) < min_capability:
         raise ValueError(f"{kernel_name} needs sm_{min_capability} or newer; asked for {arch}")
 

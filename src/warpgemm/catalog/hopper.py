@@ -1,0 +1,73 @@
+"""The Hopper ladder: fp16 / bf16 in, fp32 accumulation, on wgmma fed by TMA (``kernels/hopper/``,
+sm_90a only).
+
+Every rung takes its operands as two TMA tensor maps (``runtime.tensor_map``), built by its ABI
+from the prepared operands and cached, then C, M, N, K, ldc and the bias:
+``(TmaDescriptor tma_a, TmaDescriptor tma_b, TC* C, int M, int N, int K, int ldc, const T* bias)``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+import numpy as np
+
+from ..runtime import tensor_map
+from .spec import COL, NULL, ROW, Family, KernelSpec
+
+_TMA = ("TMA: 16-byte aligned base pointer and leading dimension (a multiple of 8 elements); "
+        "other inputs are copied to an aligned buffer first")
+
+_WGMMA_N = (64, 96, 128, 192, 256)
+"""BN values with a wgmma wrapper (arch/sm90.cuh) that the rungs may use."""
+
+
+def _smem(p: Mapping[str, int]) -> int:
+    # STAGES stages of A (BM x BK) and B (BK x BN), 2-byte elements, then two 8-byte mbarriers a stage.
+    return p["STAGES"] * (2 * (p["BM"] + p["BN"]) * p["BK"] + 16)
+
+
+def _tma_args(inst: Any, a: Any, b: Any, c: Any, m: int, n: int, k: int, workspace: Any = None,
+              bias: Any = None) -> tuple[Any, ...]:
+    """The two tensor maps (A: BM x BK boxes, B: BK x BN), then the ladder's C, M, N, K, ldc and
+    ``bias`` (or null)."""
+    p, dtype = inst.params, inst.in_dtype
+    map_a = tensor_map.operand_map(dtype, m, k, a.layout, a.ld, a.layout == ROW, p["BM"], p["BK"])
+    map_b = tensor_map.operand_map(dtype, k, n, b.layout, b.ld, b.layout == COL, p["BN"], p["BK"])
+    return (tensor_map.encode(map_a, a.tensor.data_ptr()), tensor_map.encode(map_b, b.tensor.data_ptr()), c,
+            np.int32(m), np.int32(n), np.int32(k), np.int32(c.stride(0)), bias if bias is not None else NULL)
+
+
+def _valid_for(warpgroups: tuple[int, ...], bns: tuple[int, ...] = _WGMMA_N):
+    def valid(p: Mapping[str, int]) -> bool:
+        """The rung's static_asserts."""
+        return (p["BM"] in tuple(64 * w for w in warpgroups) and p["BN"] in bns and p["BK"] in (64, 128)
+                and 2 <= p["STAGES"] <= 8 and _smem(p) <= 227 * 1024)
+    return valid
+
+
+HOPPER_FAMILY = Family(
+    name="hopper", title="Hopper ladder (wgmma + TMA, fp16 / bf16 in, fp32 accumulation; sm_90a)",
+    bench_dtype="bfloat16", square_max=16384,
+    defaults=dict(
+        outputs={"float16": ("float16", "float32"), "bfloat16": ("bfloat16", "float32")},
+        math="f16f32", typed=True, arch="sm_90a", tile=lambda p: (p["BM"], p["BN"]), align_elems=8,
+        constraints=(_TMA,), smem_bytes=_smem, abi=_tma_args, fused_bias=True),
+)
+_f = HOPPER_FAMILY.spec
+
+HOPPER: tuple[KernelSpec, ...] = (
+    _f(1, "wgmma m64nNk16 reading shared memory, fed by 128-byte-swizzled TMA loads through an "
+          "mbarrier ring", "wgmma_tma", "hopper_wgmma_tma",
+       params={"BM": 64, "BN": 128, "BK": 64, "STAGES": 4}, threads=lambda p: 128,
+       tuning={"BN": (64, 128, 256), "STAGES": (2, 3, 4, 6)}, valid=_valid_for((1,))),
+    _f(2, "128-row tiles (128x128, 128x256): two consumer warpgroups of 64 rows each",
+       "two_consumer_warpgroups", "hopper_two_consumer_warpgroups",
+       params={"BM": 128, "BN": 256, "BK": 64, "STAGES": 4}, threads=lambda p: 256,
+       tuning={"BN": (128, 256), "STAGES": (2, 3, 4)}, valid=_valid_for((2,), (128, 256))),
+    _f(3, "warp specialisation: a TMA producer warpgroup, consumer warpgroups, a full/empty ring; "
+          "setmaxnreg", "warp_specialized",
+       "hopper_warp_specialized", params={"BM": 128, "BN": 256, "BK": 64, "STAGES": 4},
+       threads=lambda p: 128 * (1 + p["BM"] // 64),
+       tuning={"BM": (64, 128), "BN": (128, 192, 256), "STAGES": (3, 4, 5)}, valid=_valid_for((1, 2))),
+)

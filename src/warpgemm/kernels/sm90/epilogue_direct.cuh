@@ -1,0 +1,52 @@
+// warpgemm/kernels/sm90/epilogue_direct.cuh -- a warpgroup's 64 x BN accumulators (+ bias) straight
+// from registers to C in global memory, masked at the matrix edges (hopper rungs 01-05; rung 06
+// goes through shared memory and a TMA store instead).
+//
+// Thread (warp w, lane 4g + t) holds d[4j + 2h + e] = C(16w + g + 8h, 8j + 2t + e) of the
+// warpgroup's tile: two adjacent columns per row, stored as one 2-element vector where C's rows
+// allow it (ldc even and C aligned), else one element at a time.
+#pragma once
+
+#include "arch/sm90.cuh"
+#include "sm80/mma.cuh"
+
+namespace wg {
+namespace sm90 {
+
+template <typename TC, typename T, int ACC>
+__device__ __forceinline__ void store_direct(TC* C, int ldc, int M, int N, int row0, int col0,
+                                             const float (&d)[ACC], const T* bias) {
+    const int lane = threadIdx.x & 31;
+    const int warp = (threadIdx.x >> 5) & 3;
+    const int g = lane >> 2;
+    const int t = lane & 3;
+    const bool pairs = (ldc % 2 == 0) && (reinterpret_cast<uint64_t>(C) % (2 * sizeof(TC)) == 0);
+#pragma unroll
+    for (int j = 0; j < ACC / 4; ++j) {
+        const int col = col0 + 8 * j + 2 * t;
+        if (col >= N) continue;
+        float b0 = 0.0f, b1 = 0.0f;
+        if (bias != nullptr) {
+            b0 = sm80::to_float(bias[col]);
+            b1 = col + 1 < N ? sm80::to_float(bias[col + 1]) : 0.0f;
+        }
+#pragma unroll
+        for (int h = 0; h < 2; ++h) {
+            const int row = row0 + 16 * warp + g + 8 * h;
+            if (row >= M) continue;
+            const float v0 = d[4 * j + 2 * h] + b0;
+            const float v1 = d[4 * j + 2 * h + 1] + b1;
+            TC* p = C + static_cast<int64_t>(row) * ldc + col;
+            if (pairs && col + 1 < N) {
+                if constexpr (same_type<TC, float>::value) *reinterpret_cast<float2*>(p) = make_float2(v0, v1);
+                else *reinterpret_cast<uint32_t*>(p) = sm80::pack2<TC>(v0, v1);
+            } else {
+                p[0] = sm80::from_float<TC>(v0);
+                if (col + 1 < N) p[1] = sm80::from_float<TC>(v1);
+            }
+        }
+    }
+}
+
+}  // namespace sm90
+}  // namespace wg

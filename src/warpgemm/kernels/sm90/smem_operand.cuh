@@ -1,0 +1,90 @@
+// warpgemm/kernels/sm90/smem_operand.cuh -- one operand tile in shared memory as wgmma reads it:
+// rows of 128 bytes under the 128-byte swizzle (Swizzle<3,4,3> on byte addresses), written by TMA
+// boxes with CU_TENSOR_MAP_SWIZZLE_128B, read through wgmma matrix descriptors.
+//
+// An operand tile is MN x BK elements of T (MN = rows of A or columns of B). ATOM = 128 / sizeof(T)
+// elements make one 128-byte row. The tile is a row of SLABS slabs, each a TMA box of
+// (ATOM, SLAB_ROWS) elements, SLAB_ROWS rows of 128 bytes, 1024-byte aligned:
+//
+//   K-major  (A row-major, B column-major): slab j holds k in [ATOM j, ATOM (j+1)) of all MN rows.
+//            One wgmma k-step at (mn, kk) starts at slab kk / ATOM, row mn, byte 2 (kk % ATOM);
+//            8-row groups are SBO = 1024 bytes apart (LBO is unused with this swizzle).
+//            CuTe: Swizzle<3,4,3> o ((8,m),(T,2)):((8T,SBO),(1,T)) in 16-byte units, T = 8 / sizeof(T).
+//   MN-major (A column-major, B row-major; 16-bit T only): slab j holds mn in [ATOM j, ATOM (j+1))
+//            for all BK k rows. A k-step at (mn, kk) starts at slab mn / ATOM, row kk; its two
+//            8-row groups of k are SBO = 1024 bytes apart and the ATOM-wide MN chunks LBO =
+//            SLAB_BYTES apart. CuTe: Swizzle<3,4,3> o ((T,8,m),(8,k)):((1,T,LBO),(8T,SBO)).
+//
+// The swizzle XORs byte-address bits [4,7) with bits [7,10), so every slab starts 1024-byte
+// aligned (the descriptors' base offset is 0) and a k-step inside a 128-byte row is a plain
+// offset of its start address: the hardware swizzles the address it computes.
+#pragma once
+
+#include "arch/sm90.cuh"
+
+namespace wg {
+namespace sm90 {
+
+// A wgmma shared-memory matrix descriptor: start address, leading and stride byte offsets (all
+// in 16-byte units), 128-byte swizzle (bits 62-63 = 1).
+__device__ __forceinline__ uint64_t smem_descriptor(uint32_t addr, uint32_t lbo_bytes, uint32_t sbo_bytes) {
+    return static_cast<uint64_t>((addr & 0x3FFFF) >> 4) |
+           (static_cast<uint64_t>((lbo_bytes >> 4) & 0x3FFF) << 16) |
+           (static_cast<uint64_t>((sbo_bytes >> 4) & 0x3FFF) << 32) | (1ull << 62);
+}
+
+template <typename T, int MN, int BK, bool K_MAJOR>
+struct SwizzledOperand {
+    static constexpr int ROW_BYTES = 128;
+    static constexpr int ATOM = ROW_BYTES / static_cast<int>(sizeof(T));
+    static constexpr int SLABS = K_MAJOR ? BK / ATOM : MN / ATOM;
+    static constexpr int SLAB_ROWS = K_MAJOR ? MN : BK;
+    static constexpr int SLAB_BYTES = SLAB_ROWS * ROW_BYTES;
+    static constexpr int BYTES = SLABS * SLAB_BYTES;
+
+    static_assert(sizeof(T) == 2 || K_MAJOR, "wgmma reads 8-bit operands K-major only: stage an MN-major "
+                                              "8-bit operand through a transposing copy instead");
+    static_assert(!K_MAJOR || BK % ATOM == 0, "a K-major tile's BK must be a multiple of 128 bytes of k "
+                                              "(64 16-bit or 128 8-bit elements)");
+    static_assert(K_MAJOR || MN % ATOM == 0, "an MN-major tile's MN must be a multiple of 64 elements");
+    static_assert(MN % 8 == 0 && SLAB_ROWS % 8 == 0, "tiles are made of 8-row swizzle atoms (1024 bytes)");
+    static_assert(SLAB_ROWS <= 256, "a TMA box has at most 256 rows: BM, BN <= 256 (K-major) or BK <= 256");
+
+    // Fill the tile whose first element is (mn0, k0) of the operand: SLABS boxes of `map` (whose
+    // box is (ATOM, SLAB_ROWS), innermost first), their bytes completed on `bar`.
+    static __device__ __forceinline__ void load(const TmaDescriptor* map, uint32_t bar, uint32_t dst,
+                                                int mn0, int k0) {
+#pragma unroll
+        for (int j = 0; j < SLABS; ++j) {
+            if constexpr (K_MAJOR) SM90_TMA_LOAD_2D::copy(map, bar, dst + j * SLAB_BYTES, k0 + j * ATOM, mn0);
+            else SM90_TMA_LOAD_2D::copy(map, bar, dst + j * SLAB_BYTES, mn0 + j * ATOM, k0);
+        }
+    }
+
+    // The same boxes, multicast to the blocks of the cluster in `cta_mask`.
+    static __device__ __forceinline__ void load_multicast(const TmaDescriptor* map, uint32_t bar, uint32_t dst,
+                                                          int mn0, int k0, uint16_t cta_mask) {
+#pragma unroll
+        for (int j = 0; j < SLABS; ++j) {
+            if constexpr (K_MAJOR)
+                SM90_TMA_LOAD_MULTICAST_2D::copy(map, bar, dst + j * SLAB_BYTES, k0 + j * ATOM, mn0, cta_mask);
+            else
+                SM90_TMA_LOAD_MULTICAST_2D::copy(map, bar, dst + j * SLAB_BYTES, mn0 + j * ATOM, k0, cta_mask);
+        }
+    }
+
+    // The descriptor of the wgmma operand whose first element is (mn, kk) of the tile at `base`.
+    static __device__ __forceinline__ uint64_t desc(uint32_t base, int mn, int kk) {
+        if constexpr (K_MAJOR) {
+            const uint32_t addr = base + (kk / ATOM) * SLAB_BYTES + mn * ROW_BYTES +
+                                  (kk % ATOM) * static_cast<int>(sizeof(T));
+            return smem_descriptor(addr, 16, 1024);
+        } else {
+            const uint32_t addr = base + (mn / ATOM) * SLAB_BYTES + kk * ROW_BYTES;
+            return smem_descriptor(addr, SLAB_BYTES, 1024);
+        }
+    }
+};
+
+}  // namespace sm90
+}  // namespace wg

@@ -1,0 +1,46 @@
+// warpgemm/kernels/sm90/warpgroup_mma.cuh -- one warpgroup's 64 x BN tile of C: the wgmma of one
+// k-tile, over operand tiles in shared memory (sm90/smem_operand.cuh).
+//
+// The MMA atom and the element type are template parameters (Gmma<T, BN, ...> in arch/sm90.cuh):
+// the same code multiplies fp16, bf16 (k16 steps, fp32 accumulators) and int8 (k32 steps, s32
+// accumulators). A row-major A and a column-major B are K-major; the others are MN-major and the
+// atom reads them transposed (16-bit types only).
+#pragma once
+
+#include "arch/sm90.cuh"
+#include "sm90/smem_operand.cuh"
+
+namespace wg {
+namespace sm90 {
+
+template <typename T, int BM, int BN, int BK, bool A_ROW, bool B_ROW>
+struct WarpgroupMma {
+    using OperandA = SwizzledOperand<T, BM, BK, A_ROW>;
+    using OperandB = SwizzledOperand<T, BN, BK, !B_ROW>;
+    using Atom = Gmma<T, BN, A_ROW ? 0 : 1, B_ROW ? 1 : 0>;
+    using Acc = typename Atom::Acc;
+    static constexpr int ACC = BN / 2;  // accumulators per thread
+    static constexpr int K_STEPS = BK / Atom::K;
+    static_assert(BK % Atom::K == 0, "BK must be a multiple of the wgmma's k (16 for 16-bit, 32 for 8-bit)");
+    static_assert(BM % 64 == 0, "a warpgroup computes 64 rows of C: BM is a multiple of 64");
+
+    // Issue the K_STEPS wgmma of one k-tile for the warpgroup's rows [row, row + 64) of the tile,
+    // accumulating into `acc` (or overwriting it when `accumulate` is false), and commit them as
+    // one group. The caller waits for the group (wgmma_wait_group) before it reads `acc` or lets
+    // the stage be overwritten.
+    static __device__ __forceinline__ void k_tile(Acc (&acc)[ACC], uint32_t a_tile, uint32_t b_tile, int row,
+                                                  bool accumulate) {
+        wgmma_fence_operand(acc);
+        wgmma_fence();
+#pragma unroll
+        for (int s = 0; s < K_STEPS; ++s) {
+            Atom::fma(acc, OperandA::desc(a_tile, row, s * Atom::K), OperandB::desc(b_tile, 0, s * Atom::K),
+                      (accumulate || s > 0) ? 1u : 0u);
+        }
+        wgmma_commit_group();
+        wgmma_fence_operand(acc);
+    }
+};
+
+}  // namespace sm90
+}  // namespace wg

@@ -1,0 +1,134 @@
+"""TMA tensor maps for 2-D operands, built on the host with ``cuTensorMapEncodeTiled``.
+
+A tensor map describes a matrix in global memory to the TMA unit: its base address, its two
+dimensions (innermost, the contiguous one, first), the byte stride of the outer one, the box one
+copy moves, and the shared-memory swizzle. Kernels take it by value
+(``const __grid_constant__ wg::TmaDescriptor``), so it travels as a :class:`ParamBlock`.
+
+The TMA's rules, checked here with errors that name them, since the driver only answers
+``CUDA_ERROR_INVALID_VALUE``:
+
+- the base address is 16-byte aligned, and the outer stride a multiple of 16 bytes;
+- each box dimension is 1..256 elements, and with the 128-byte swizzle the inner box is at most
+  128 bytes;
+- dimensions are at most 2**32 and strides below 2**40 bytes.
+
+Encoding costs microseconds of host time, so maps are cached by everything they encode (address,
+dtype, shape, stride, box): calling again with the same tensor reuses the map.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from dataclasses import dataclass
+
+from .launch import ParamBlock
+
+SWIZZLE_BYTES = 128
+"""Every warpgemm tensor map uses the 128-byte swizzle: rows of 128 bytes, as wgmma reads them."""
+
+_DTYPES = {"float16": "FLOAT16", "bfloat16": "BFLOAT16", "float32": "FLOAT32", "int8": "UINT8",
+           "uint8": "UINT8", "int32": "INT32"}
+_SIZES = {"float16": 2, "bfloat16": 2, "float32": 4, "int8": 1, "uint8": 1, "int32": 4}
+
+
+@dataclass(frozen=True)
+class TileMap:
+    """What one 2-D tensor map encodes, in elements unless the name says bytes."""
+
+    dtype: str
+    """torch's name of the element type (``bfloat16``)."""
+    dims: tuple[int, int]
+    """(inner, outer): the contiguous dimension first."""
+    outer_stride_bytes: int
+    box: tuple[int, int]
+    """(inner, outer) elements one TMA copy moves."""
+
+    @property
+    def elem_bytes(self) -> int:
+        return _SIZES[self.dtype]
+
+
+def operand_map(dtype: str, rows: int, cols: int, layout: str, ld: int, k_major: bool, mn_tile: int,
+                bk: int) -> TileMap:
+    """The tensor map of a GEMM operand for the 128-byte-swizzled tiles of ``sm90/smem_operand.cuh``.
+
+    The operand is an (R, C) matrix, ``layout`` ``"row"`` ((R,C):(ld,1)) or ``"col"``
+    ((R,C):(1,ld)); for A, (R, C) = (M, K), for B, (K, N). ``k_major`` says whether K is its
+    contiguous dimension (A row-major, B column-major). The box is one slab of the tile: 128
+    bytes of the contiguous dimension by ``mn_tile`` rows (K-major) or ``bk`` rows (MN-major).
+    """
+    if layout not in ("row", "col"):
+        raise ValueError(f"layout must be 'row' or 'col', got {layout!r}")
+    inner, outer = (cols, rows) if layout == "row" else (rows, cols)
+    size = _SIZES[dtype]
+    atom = SWIZZLE_BYTES // size
+    box_outer = mn_tile if k_major else bk
+    # A single row (or column) never steps to the next one: any 16-byte multiple will do.
+    stride = ld * size if outer > 1 else -(-max(inner * size, 1) // 16) * 16
+    return TileMap(dtype, (inner, outer), stride, (atom, box_outer))
+
+
+def check(m: TileMap, address: int) -> None:
+    """ValueError naming the TMA rule that ``m`` at ``address`` breaks, if any."""
+    if m.dtype not in _DTYPES:
+        raise ValueError(f"TMA maps take {', '.join(_DTYPES)}, not {m.dtype}")
+    if address % 16:
+        raise ValueError(f"TMA needs a 16-byte aligned base address; this operand starts at {address:#x}")
+    if m.outer_stride_bytes % 16:
+        raise ValueError(f"TMA needs rows a multiple of 16 bytes apart; this operand's leading dimension is "
+                         f"{m.outer_stride_bytes} bytes")
+    if m.outer_stride_bytes >= 2**40:
+        raise ValueError(f"TMA strides are below 2**40 bytes; got {m.outer_stride_bytes}")
+    if not all(1 <= d <= 2**32 for d in m.dims):
+        raise ValueError(f"TMA dimensions are 1..2**32; got {m.dims}")
+    if not all(1 <= b <= 256 for b in m.box):
+        raise ValueError(f"a TMA box is 1..256 elements in each dimension; got {m.box}")
+    if m.box[0] * m.elem_bytes > SWIZZLE_BYTES:
+        raise ValueError(f"with the 128-byte swizzle a box row is at most 128 bytes; got "
+                         f"{m.box[0]} x {m.elem_bytes} bytes")
+
+
+_cache: OrderedDict[tuple, ParamBlock] = OrderedDict()
+_CACHE_SIZE = 1024
+
+
+def encode(m: TileMap, address: int) -> ParamBlock:
+    """The 128-byte ``CUtensorMap`` of ``m`` at device address ``address``, as a kernel argument
+    (cached: the same map at the same address is encoded once)."""
+    key = (address, m)
+    block = _cache.get(key)
+    if block is not None:
+        _cache.move_to_end(key)
+        return block
+    check(m, address)
+    from cuda.bindings import driver as cu
+
+    err, tmap = cu.cuTensorMapEncodeTiled(
+        getattr(cu.CUtensorMapDataType, f"CU_TENSOR_MAP_DATA_TYPE_{_DTYPES[m.dtype]}"), 2, address,
+        [cu.cuuint64_t(d) for d in m.dims], [cu.cuuint64_t(m.outer_stride_bytes)],
+        [cu.cuuint32_t(b) for b in m.box], [cu.cuuint32_t(1), cu.cuuint32_t(1)],
+        cu.CUtensorMapInterleave.CU_TENSOR_MAP_INTERLEAVE_NONE,
+        cu.CUtensorMapSwizzle.CU_TENSOR_MAP_SWIZZLE_128B,
+        cu.CUtensorMapL2promotion.CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+        cu.CUtensorMapFloatOOBfill.CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE)
+    if err != cu.CUresult.CUDA_SUCCESS:
+        raise RuntimeError(f"cuTensorMapEncodeTiled failed ({err.name}) for {m} at {address:#x}")
+    block = ParamBlock(_tensor_map_bytes(tmap), align=64)
+    _cache[key] = block
+    if len(_cache) > _CACHE_SIZE:
+        _cache.popitem(last=False)
+    return block
+
+
+def _tensor_map_bytes(tmap) -> bytes:
+    """The 128 bytes of a cuda.bindings ``CUtensorMap``."""
+    import ctypes
+
+    return ctypes.string_at(int(tmap.getPtr()), 128)
+
+
+def clear_cache() -> None:
+    """Forget every encoded map. (Never needed for correctness: a map depends only on what its key
+    holds, so a reused address with the same shape gets the same map.)"""
+    _cache.clear()
