@@ -1,0 +1,308 @@
+"""The Hopper ladder (hopper/01..): wgmma fed by TMA, sm_90a only.
+
+On the CPU: the tensor maps each operand layout gets, the TMA rules checked with errors that
+name them, the arch-specific target, and the compile: every rung, layout and dtype pair compiles
+for sm_90a without spills and without ptxas's serialised-wgmma warnings. The model at the end
+checks the shared-memory addressing the kernels use: what TMA writes with the 128-byte swizzle
+is what wgmma's descriptors read.
+
+On an H100 or H200: every rung on the ragged and layouts suites against float64, with the
+output poisoned with NaN, the bias in the epilogue, and HGMMA in the SASS.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+
+import pytest
+
+import warpgemm
+from warpgemm import catalog
+from warpgemm.layout import Swizzle
+from warpgemm.runtime import tensor_map
+
+RUNGS = [s.name for s in catalog.kernels("hopper")]
+LAYOUTS = [("row", "row"), ("row", "col"), ("col", "row"), ("col", "col")]
+DTYPE_PAIRS = [("float16", "float16"), ("bfloat16", "bfloat16"), ("float16", "float32"),
+               ("bfloat16", "float32")]
+
+
+# -- arch ------------------------------------------------------------------------------------
+
+def test_the_hopper_rungs_run_on_compute_capability_9_0_only():
+    for name in RUNGS:
+        spec = catalog.get(name)
+        assert spec.arch == "sm_90a" and spec.arch_specific
+        assert spec.runs_on(90) and not spec.runs_on(80) and not spec.runs_on(100)
+    assert catalog.get("hgemm/07_tuned").runs_on(100)
+    assert set(RUNGS) <= {s.name for s in catalog.kernels(arch="sm_90a")}
+    assert not set(RUNGS) & {s.name for s in catalog.kernels(arch="sm_100a")}
+
+
+def test_compiling_a_hopper_rung_for_another_arch_is_refused():
+    with pytest.raises(ValueError, match=r"arch-specific instructions of sm_90a; asked for sm_90\b"):
+        warpgemm.compile(RUNGS[0], "sm_90")
+    with pytest.raises(ValueError, match="asked for sm_80"):
+        warpgemm.compile(RUNGS[0], "sm_80")
+
+
+# -- tensor maps -----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("layout,k_major,dims,box", [
+    # A (M=300, K=200), lda = 208: row-major is K-major, boxes of 64 k by BM rows.
+    ("row", True, (200, 300), (64, 128)),
+    # A column-major (M-major): boxes of 64 m by BK k.
+    ("col", False, (300, 200), (64, 64)),
+])
+def test_an_operand_map_puts_the_contiguous_dimension_first(layout, k_major, dims, box):
+    m = tensor_map.operand_map("bfloat16", 300, 200, layout, 304 if layout == "col" else 208, k_major,
+                               mn_tile=128, bk=64)
+    assert m.dims == dims and m.box == box
+    assert m.outer_stride_bytes == 2 * (304 if layout == "col" else 208)
+
+
+def test_b_maps_follow_the_same_rule():
+    # B (K=200, N=96): column-major is K-major (the nn.Linear layout, W (N, K) row-major).
+    m = tensor_map.operand_map("float16", 200, 96, "col", 200, True, mn_tile=256, bk=64)
+    assert m.dims == (200, 96) and m.box == (64, 256)
+    m = tensor_map.operand_map("float16", 200, 96, "row", 96, False, mn_tile=256, bk=64)
+    assert m.dims == (96, 200) and m.box == (64, 64)
+
+
+def test_a_single_row_gets_a_legal_stride_it_never_uses():
+    m = tensor_map.operand_map("bfloat16", 1, 5, "row", 5, True, mn_tile=64, bk=64)
+    assert m.dims == (5, 1) and m.outer_stride_bytes == 16
+    tensor_map.check(m, 0x1000)
+
+
+@pytest.mark.parametrize("change,message", [
+    (dict(address=0x1008), "16-byte aligned base"),
+    (dict(outer_stride_bytes=2 * 1001), "multiple of 16 bytes"),
+    (dict(box=(64, 300)), "1..256 elements"),
+    (dict(box=(128, 64)), "at most 128 bytes"),
+])
+def test_the_tma_rules_are_checked_by_name(change, message):
+    fields = dict(dtype="bfloat16", dims=(1000, 1000), outer_stride_bytes=2048, box=(64, 128))
+    address = change.pop("address", 0x1000)
+    fields.update(change)
+    with pytest.raises(ValueError, match=message):
+        tensor_map.check(tensor_map.TileMap(**fields), address)
+
+
+def test_the_tma_abi_passes_two_maps_then_the_ladder_arguments():
+    spec = catalog.get(RUNGS[0])
+    assert spec.fused_bias and spec.align_elems == 8
+    assert spec.layouts == tuple(LAYOUTS)
+
+
+# -- compile ---------------------------------------------------------------------------------
+
+COMPILE_CASES = [(name, la, lb, dt) for name in RUNGS for la, lb in LAYOUTS for dt in DTYPE_PAIRS]
+
+
+@pytest.mark.parametrize("name,la,lb,dtypes", COMPILE_CASES,
+                         ids=[f"{n.split('/')[1]}-{la[0]}{lb[0]}-{d[0]}to{d[1]}" for n, la, lb, d in COMPILE_CASES])
+def test_every_rung_compiles_for_sm90a_without_spills_or_serialised_wgmma(name, la, lb, dtypes):
+    k = warpgemm.compile(name, "sm_90a", a_layout=la, b_layout=lb, in_dtype=dtypes[0], out_dtype=dtypes[1])
+    assert k.spill_bytes == 0 and k.stack_bytes == 0, k.log
+    # C7510: a wgmma pipeline crosses a function call; C7511/C7515: registers or non-wgmma
+    # instructions force ptxas to serialise the wgmma.
+    assert not re.search(r"C75\d\d|wgmma.*serializ", k.log), k.log
+    spec = catalog.get(name)
+    assert spec.smem_bytes(spec.resolve()) <= 227 * 1024
+
+
+@pytest.mark.parametrize("name", RUNGS)
+def test_every_point_of_a_rungs_tuning_space_that_is_valid_compiles(name):
+    spec = catalog.get(name)
+    import itertools
+
+    keys = list(spec.tuning)
+    for values in itertools.product(*(spec.tuning[k] for k in keys)):
+        p = spec.resolve(dict(zip(keys, values)))
+        if spec.valid(p):
+            k = warpgemm.compile(name, "sm_90a", a_layout="row", b_layout="col", **dict(zip(keys, values)))
+            assert k.spill_bytes == 0, (p, k.log)
+
+
+# -- the shared-memory model -----------------------------------------------------------------
+# TMA writes box element (i, r) (i along the contiguous dimension, r the row) of a slab whose
+# base is 1024-byte aligned at byte r * 128 + i * size, swizzled: Swizzle<3,4,3> on the byte
+# address XORs its 16-byte chunk (bits 4..6) with its row within 8 (bits 7..9).
+#
+# wgmma reads an operand of a descriptor (start, LBO, SBO) at these (unswizzled) addresses, then
+# applies the same swizzle (CuTe's canonical GMMA layouts, mma_traits_sm90_gmma.hpp):
+#   K-major:  element (mn, k) of the 64 x 16 (or N x 16) operand:
+#             start + (mn % 8) * 128 + (mn // 8) * SBO + k * size
+#   MN-major: start + (mn % ATOM) * size + (mn // ATOM) * LBO + (k % 8) * 128 + (k // 8) * SBO
+#
+# The kernels' descriptors (sm90/smem_operand.cuh, SwizzledOperand::desc) are, for the wgmma at
+# rows [mn0, mn0 + 64) and k-step kk of a tile:
+#   K-major:  start = (kk // ATOM) * SLAB + mn0 * 128 + (kk % ATOM) * size, LBO = 16, SBO = 1024
+#   MN-major: start = (mn0 // ATOM) * SLAB + kk * 128,                      LBO = SLAB, SBO = 1024
+
+SW128 = Swizzle(3, 4, 3)
+
+
+def _tma_tile(mn: int, bk: int, k_major: bool, size: int) -> dict[int, tuple[int, int]]:
+    """Byte address -> (mn, k) of every element TMA writes for one MN x BK operand tile."""
+    atom = 128 // size
+    rows = mn if k_major else bk
+    slab = rows * 128
+    placed = {}
+    for a in range(mn):
+        for k in range(bk):
+            i, r, j = (k % atom, a, k // atom) if k_major else (a % atom, k, a // atom)
+            placed[SW128(j * slab + r * 128 + i * size)] = (a, k)
+    return placed
+
+
+def _wgmma_reads(start: int, lbo: int, sbo: int, rows: int, kstep: int, k_major: bool,
+                 size: int) -> dict[tuple[int, int], int]:
+    atom = 128 // size
+    out = {}
+    for a in range(rows):
+        for k in range(kstep):
+            if k_major:
+                addr = start + (a % 8) * 128 + (a // 8) * sbo + k * size
+            else:
+                addr = start + (a % atom) * size + (a // atom) * lbo + (k % 8) * 128 + (k // 8) * sbo
+            out[(a, k)] = SW128(addr)
+    return out
+
+
+def _kernel_descriptor(mn0: int, kk: int, mn: int, bk: int, k_major: bool, size: int) -> tuple[int, int, int]:
+    atom = 128 // size
+    slab = (mn if k_major else bk) * 128
+    if k_major:
+        return (kk // atom) * slab + mn0 * 128 + (kk % atom) * size, 16, 1024
+    return (mn0 // atom) * slab + kk * 128, slab, 1024
+
+
+@pytest.mark.parametrize("mn,bk,k_major,size,rows", [
+    (128, 64, True, 2, 64),     # A of rung 02, row-major: the two warpgroups' m64 operands
+    (128, 64, False, 2, 64),    # A column-major
+    (256, 64, True, 2, 256),    # B, column-major (the Linear layout), one N = 256 operand
+    (256, 64, False, 2, 256),   # B row-major
+    (64, 128, True, 2, 64),     # BK = 128: two slabs of k
+    (128, 128, True, 1, 64),    # int8, K-major (ATOM = 128 elements)
+])
+def test_what_wgmma_reads_through_the_descriptors_is_what_tma_wrote(mn, bk, k_major, size, rows):
+    placed = _tma_tile(mn, bk, k_major, size)
+    kstep = 32 // size  # 16 elements of 16-bit types, 32 of 8-bit
+    for mn0 in range(0, mn, rows):
+        for kk in range(0, bk, kstep):
+            start, lbo, sbo = _kernel_descriptor(mn0, kk, mn, bk, k_major, size)
+            assert start % 16 == 0
+            for (a, k), addr in _wgmma_reads(start, lbo, sbo, rows, kstep, k_major, size).items():
+                assert placed[addr] == (mn0 + a, kk + k), (mn0, kk, a, k)
+
+
+# -- on the GPU ------------------------------------------------------------------------------
+
+def _on_hopper() -> bool:
+    import torch
+
+    return torch.cuda.is_available() and torch.cuda.get_device_capability() == (9, 0)
+
+
+needs_hopper = pytest.mark.skipif("not _on_hopper()", reason="the Hopper rungs run on compute capability 9.0 only")
+
+RAGGED = [(1, 1, 1), (17, 33, 65), (1000, 1000, 1000), (4097, 4095, 4093), (3000, 5000, 7),
+          (7, 3000, 5000), (8191, 129, 4099), (255, 8193, 1023), (128, 256, 64), (129, 257, 65)]
+GPU_CASES = [(rung, shape, lay, DTYPE_PAIRS[(si + li) % 4])
+             for rung in RUNGS for si, shape in enumerate(RAGGED) for li, lay in enumerate(LAYOUTS)]
+
+
+def _torch_dtype(name: str):
+    import torch
+
+    return getattr(torch, name)
+
+
+def _check(kernel: str, m: int, n: int, k: int, la: str, lb: str, dtypes: tuple[str, str], bias: bool = False,
+           no_copy: bool = False, **params: int) -> None:
+    from test_hgemm import TOL, _operand, _rel_err
+    import torch
+    from warpgemm.operands import prepare
+
+    dt, odt = _torch_dtype(dtypes[0]), _torch_dtype(dtypes[1])
+    a, b = _operand(m, k, la, dt), _operand(k, n, lb, dt)
+    if no_copy:
+        assert not prepare(a, {"row", "col"}, 8).copied and not prepare(b, {"row", "col"}, 8).copied
+    c_bias = torch.randn(n, device="cuda").to(dt) if bias else None
+    out = torch.full((m, n), float("nan"), dtype=odt, device="cuda")
+    warpgemm.matmul(a, b, kernel=kernel, out=out, out_dtype=odt, bias=c_bias, **params)
+    torch.cuda.synchronize()
+    assert not torch.isnan(out).any(), f"{kernel} left unwritten (NaN) elements"
+    ref = a.double() @ b.double() + (c_bias.double() if bias else 0)
+    err = _rel_err(out, ref)
+    assert err <= TOL[odt], f"{kernel} {m}x{n}x{k} {la}/{lb} {dtypes}: rel err {err:.2e}"
+
+
+@pytest.mark.gpu
+@needs_hopper
+@pytest.mark.parametrize("kernel,shape,layouts,dtypes", GPU_CASES,
+                         ids=[f"{c[0].split('/')[1]}-{'x'.join(map(str, c[1]))}-{c[2][0][0]}{c[2][1][0]}-"
+                              f"{c[3][0]}to{c[3][1]}" for c in GPU_CASES])
+def test_every_rung_matches_float64_on_ragged_shapes(kernel, shape, layouts, dtypes):
+    _check(kernel, *shape, *layouts, dtypes)
+
+
+LAYOUT_CASES = [(rung, lay, dt) for rung in RUNGS for lay in LAYOUTS for dt in DTYPE_PAIRS]
+
+
+@pytest.mark.gpu
+@needs_hopper
+@pytest.mark.parametrize("kernel,layouts,dtypes", LAYOUT_CASES)
+def test_every_rung_reads_every_layout_in_place(kernel, layouts, dtypes):
+    _check(kernel, 1024, 1024, 1024, *layouts, dtypes, no_copy=True)
+
+
+@pytest.mark.gpu
+@needs_hopper
+@pytest.mark.parametrize("kernel", RUNGS)
+@pytest.mark.parametrize("shape", [(1000, 1000, 1000), (255, 8193, 1023), (4097, 130, 65)])
+def test_every_rung_adds_the_bias_in_its_epilogue(kernel, shape):
+    _check(kernel, *shape, "row", "col", ("bfloat16", "bfloat16"), bias=True)
+
+
+@pytest.mark.gpu
+@needs_hopper
+@pytest.mark.parametrize("kernel", RUNGS)
+def test_every_point_of_the_tuning_space_is_correct(kernel):
+    import itertools
+
+    spec = catalog.get(kernel)
+    keys = list(spec.tuning)
+    for values in itertools.product(*(spec.tuning[k] for k in keys)):
+        p = dict(zip(keys, values))
+        if spec.valid(spec.resolve(p)):
+            _check(kernel, 1000, 1000, 1000, "row", "col", ("bfloat16", "bfloat16"), **p)
+
+
+@pytest.mark.gpu
+@needs_hopper
+def test_unaligned_inputs_take_the_aligned_copy_and_stay_correct():
+    import torch
+    from test_hgemm import TOL, _rel_err
+
+    a = torch.randn(300, 402, device="cuda").to(torch.float16)[:, 1:]   # odd leading dimension, offset base
+    b = torch.randn(802, 300, device="cuda").to(torch.float16)[::2, ::2]  # neither row- nor column-major
+    for kernel in RUNGS:
+        out = warpgemm.matmul(a, b, kernel=kernel)
+        assert _rel_err(out, a.double() @ b.double()) <= TOL[torch.float16], kernel
+
+
+@pytest.mark.skipif(shutil.which("cuobjdump") is None, reason="cuobjdump (CUDA toolkit) not installed")
+@pytest.mark.parametrize("kernel", RUNGS)
+def test_the_sass_issues_hgmma(kernel, tmp_path):
+    k = warpgemm.compile(kernel, "sm_90a", a_layout="row", b_layout="col")
+    path = tmp_path / "k.cubin"
+    path.write_bytes(k.cubin)
+    sass = subprocess.run(["cuobjdump", "-sass", str(path)], capture_output=True, text=True, check=True).stdout
+    assert "HGMMA" in sass and "UTMALDG" in sass
+
+
