@@ -306,3 +306,10 @@ def test_the_sass_issues_hgmma(kernel, tmp_path):
     assert "HGMMA" in sass and "UTMALDG" in sass
 
 
+
+
+def test_a_persistent_rung_launches_a_block_per_sm_at_most_and_one_per_tile_at_least():
+    inst = catalog.get("hopper/04_persistent").instance("row", "col", "bfloat16")
+    assert inst.grid(4096, 4096, 4096, sms=132) == (132, 1, 1)   # 512 tiles of 128 x 256
+    assert inst.grid(256, 512, 64, sms=132) == (4, 1, 1)         # 4 tiles
+    assert inst.grid(1, 1, 1, sms=132) == (1, 1, 1)

@@ -19,7 +19,7 @@ from .errors import NoDeviceError
 from .operands import Operand, detect, prepare
 from .runtime import CompiledKernel, compile_kernel, launch
 from .runtime.launch import planned_args, planned_config, zeroed_counters
-from .runtime.device import arch_of, current_arch, current_capability, has_device, require_arch
+from .runtime.device import arch_of, current_arch, current_capability, has_device, require_arch, sm_count
 from .tuning import table
 
 _INT32_MAX = 2**31 - 1
@@ -274,8 +274,8 @@ def _keep_plan(plan_key: tuple, inst: KernelInstance, oa: Operand, ob: Operand, 
         return
     kernel = compile_kernel(inst.source, inst.name_expression, arch_of(device))
     align = inst.spec.align_elems * oa.tensor.element_size()
-    plan.put(plan_key, plan.Plan(kernel.function(device), planned_config(inst.grid(m, n, k), inst.block,
-                                                                          inst.smem_bytes),
+    config = planned_config(inst.grid(m, n, k, sm_count(device)), inst.block, inst.smem_bytes)
+    plan.put(plan_key, plan.Plan(kernel.function(device), config,
                                  template, slots, (m, n), c.dtype, align, device, bias_after,
                                  0 if scratch is None else scratch.numel()))
 
@@ -330,10 +330,10 @@ def run_instance(inst: KernelInstance, a: Operand, b: Operand, c: torch.Tensor, 
     workspace = _workspace(inst, m, n, k, device)
     if inst.single_launch:
         kernel = compile_kernel(inst.source, inst.name_expression, arch)
-        launch(kernel, inst.grid(m, n, k), inst.block, inst.args(a, b, c, m, n, k, workspace, bias),
+        launch(kernel, inst.grid(m, n, k, sm_count(device)), inst.block, inst.args(a, b, c, m, n, k, workspace, bias),
                shared_bytes=inst.smem_bytes, device=device, cluster=inst.cluster)
         return
-    for step in inst.launches(a, b, c, m, n, k, workspace, bias):
+    for step in inst.launches(a, b, c, m, n, k, workspace, bias, sm_count(device)):
         kernel = compile_kernel(step.source, step.name_expression, arch)
         launch(kernel, step.grid, step.block, step.args, shared_bytes=step.smem_bytes, device=device,
                cluster=step.cluster)

@@ -70,4 +70,10 @@ HOPPER: tuple[KernelSpec, ...] = (
        "hopper_warp_specialized", params={"BM": 128, "BN": 256, "BK": 64, "STAGES": 4},
        threads=lambda p: 128 * (1 + p["BM"] // 64),
        tuning={"BM": (64, 128), "BN": (128, 192, 256), "STAGES": (3, 4, 5)}, valid=_valid_for((1, 2))),
+    _f(4, "a persistent grid (a block per SM) walking tiles in groups of GROUP tile-rows; the ring "
+          "runs on across tiles", "persistent", "hopper_persistent",
+       params={"BM": 128, "BN": 256, "BK": 64, "STAGES": 4, "GROUP": 8},
+       threads=lambda p: 128 * (1 + p["BM"] // 64), persistent=True,
+       tuning={"BN": (128, 192, 256), "STAGES": (3, 4, 5), "GROUP": (1, 8, 16)},
+       valid=lambda p: _valid_for((1, 2))(p) and p["GROUP"] >= 1),
 )

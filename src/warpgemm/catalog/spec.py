@@ -164,6 +164,9 @@ class KernelSpec:
     """Grid for an (M, N) problem; default is one block per output tile, x over N, y over M."""
     cluster: Callable[[Params], tuple[int, int, int]] | None = None
     """Thread-block cluster shape, for kernels launched in clusters."""
+    persistent: bool = False
+    """A persistent kernel: one block per SM (at most one per tile), each looping over tiles of
+    C; the grid is ``min(tiles, SMs)`` on a 1-D grid."""
     abi: Callable[..., tuple[Any, ...]] = gemm_args
     """``abi(instance, a, b, c, m, n, k, workspace, bias)`` -> the main kernel's arguments."""
     fused_bias: bool = False
@@ -332,8 +335,13 @@ class KernelInstance:
     def name(self) -> str:
         return self.spec.name
 
-    def grid(self, m: int, n: int, k: int) -> tuple[int, int, int]:
-        """The main kernel's grid for an (M, N, K) problem."""
+    def grid(self, m: int, n: int, k: int, sms: int | None = None) -> tuple[int, int, int]:
+        """The main kernel's grid for an (M, N, K) problem on a device of ``sms`` SMs (only
+        persistent kernels need it; without it they get a block per tile)."""
+        if self.spec.persistent:
+            bm, bn = self.spec.tile(self.params)
+            tiles = cdiv(m, bm) * cdiv(n, bn)
+            return (max(1, min(tiles, sms or tiles)), 1, 1)
         if self.spec.grid is not None:
             return self.spec.grid(m, n, self.params)
         bm, bn = self.spec.tile(self.params)
@@ -354,9 +362,9 @@ class KernelInstance:
         return self.spec.abi(self, a, b, c, m, n, k, workspace, bias)
 
     def launches(self, a: Any, b: Any, c: Any, m: int, n: int, k: int, workspace: Any = None,
-                 bias: Any = None) -> list[Launch]:
+                 bias: Any = None, sms: int | None = None) -> list[Launch]:
         """Every launch of one problem, in order: the main kernel, then the spec's steps."""
-        out = [Launch(self.source, self.name_expression, self.grid(m, n, k), self.block,
+        out = [Launch(self.source, self.name_expression, self.grid(m, n, k, sms), self.block,
                       self.smem_bytes, self.args(a, b, c, m, n, k, workspace, bias), self.cluster)]
         for step in self.spec.steps:
             out.append(Launch(step.source, step.name_expression(self), step.grid(self, m, n, k),

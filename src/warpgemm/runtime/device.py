@@ -115,6 +115,19 @@ def current_arch() -> str:
 _archs: dict[int, str] = {}
 
 
+_sms: dict[int, int] = {}
+
+
+def sm_count(index: int) -> int:
+    """The number of SMs of CUDA device ``index``, looked up once per device."""
+    n = _sms.get(index)
+    if n is None:
+        import torch
+
+        n = _sms[index] = torch.cuda.get_device_properties(index).multi_processor_count
+    return n
+
+
 def arch_of(index: int) -> str:
     """The arch of CUDA device ``index``, looked up once per device."""
     arch = _archs.get(index)

@@ -1,0 +1,39 @@
+// warpgemm/kernels/sm90/tile_scheduler.cuh -- which tiles of C a persistent block computes, and in
+// what order (hopper rung 04 on).
+//
+// The grid has min(tiles, SMs) blocks; block b takes tiles b, b + gridDim.x, b + 2 gridDim.x, ...
+// of a 1-D numbering in which tile t sits at grouped_rows_tile<GROUP>(t) (common/block_order.cuh):
+// groups of GROUP tile-rows walked column by column. The gridDim.x tiles that run at the same
+// time then form a compact block of C about GROUP tiles tall, whose A rows and B columns stay in
+// L2 while they are read (a consecutive row-by-row order would read every B column for each
+// tile-row instead).
+#pragma once
+
+#include "common/block_order.cuh"
+#include "common/util.cuh"
+
+namespace wg {
+namespace sm90 {
+
+template <int BM, int BN, int GROUP>
+struct PersistentTiles {
+    static_assert(GROUP >= 1, "GROUP is the number of tile-rows walked together (1: row by row)");
+    int tiles_m, tiles_n, total;
+
+    __device__ __forceinline__ PersistentTiles(int M, int N)
+        : tiles_m((M + BM - 1) / BM), tiles_n((N + BN - 1) / BN), total(tiles_m * tiles_n) {}
+
+    __device__ __forceinline__ int first() const { return blockIdx.x; }
+    __device__ __forceinline__ int next(int tile) const { return tile + gridDim.x; }
+
+    // The first row and column of C of tile `tile`.
+    __device__ __forceinline__ void origin(int tile, int& m0, int& n0) const {
+        int tm, tn;
+        grouped_rows_tile<GROUP>(tile, tiles_m, tiles_n, tm, tn);
+        m0 = tm * BM;
+        n0 = tn * BN;
+    }
+};
+
+}  // namespace sm90
+}  // namespace wg
