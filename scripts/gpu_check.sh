@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Build, test and benchmark warpgemm on a GPU machine in one call, from the source tree.
 #
-#   scripts/gpu_check.sh [STEP ...]     steps: info tests ceiling bench host   (default: the first four)
+#   scripts/gpu_check.sh [STEP ...]     steps: info tests ceiling bench host hopper ncu stalls
+#                                       (default: info tests ceiling bench)
 #   PYTEST_ARGS="-k sgemm" BENCH_ARGS="sgemm --suite square" scripts/gpu_check.sh tests bench
 #
 # Details go to $OUT (default ./gpu_out): pytest.log, bench.log, *.json, *.png.
@@ -42,6 +43,22 @@ for step in "${steps[@]}"; do
         echo "== this tree, round $round"; python3 scripts/host_overhead.py
       done 2>&1 | tee "$OUT/host.log"
       summary+=("host: $(grep -c 'host time' "$OUT/host.log") lines in $OUT/host.log") ;;
+    hopper)
+      # The Hopper rungs: a smoke run of each under a timeout (a pipeline bug hangs), then their
+      # tests, compute-sanitizer memcheck and racecheck on the smoke shapes, and the benchmark.
+      : > "$OUT/hopper.log"
+      for rung in $(python3 -c "from warpgemm import catalog; print(' '.join(s.name for s in catalog.kernels('hopper')))"); do
+        timeout 120 python3 scripts/hopper_smoke.py "$rung" >> "$OUT/hopper.log" 2>&1
+        echo "smoke $rung: exit $?" | tee -a "$OUT/hopper.log"
+      done
+      python3 -m pytest -p no:cacheprovider -m gpu tests/test_hopper.py 2>&1 | tee "$OUT/pytest_hopper.log" | tail -15
+      summary+=("pytest hopper: $(grep -aE '[0-9]+ (passed|failed)' "$OUT/pytest_hopper.log" | tail -1)")
+      for tool in memcheck racecheck; do
+        timeout 300 compute-sanitizer --tool $tool --error-exitcode 9 python3 scripts/hopper_smoke.py \
+          > "$OUT/sanitizer_$tool.log" 2>&1
+        summary+=("compute-sanitizer $tool: exit $? ($(grep -c 'ERROR SUMMARY: 0 errors' "$OUT/sanitizer_$tool.log") clean summaries)")
+      done
+      summary+=("$(grep -h 'smoke' "$OUT/hopper.log" | tr '\n' ';')") ;;
     ncu)
       # NCU_ARGS: e.g. "--section WarpStateStats"; NCU_CMD: the python command to profile.
       eval "ncu --clock-control none ${NCU_ARGS:---set full} -k regex:${NCU_KERNEL:-.} -c ${NCU_COUNT:-1} ${NCU_CMD}" \

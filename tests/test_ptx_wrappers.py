@@ -65,3 +65,22 @@ def test_no_rung_includes_another_kernel_file():
     for path in KERNELS_ROOT.rglob("*.cu"):
         for inc in re.findall(r'#include "([^"]+)"', path.read_text()):
             assert inc.endswith(".cuh"), f"{path.relative_to(KERNELS_ROOT)} includes {inc}"
+
+
+def test_the_generated_wgmma_wrappers_are_current():
+    import subprocess
+    import sys
+
+    script = Path(__file__).resolve().parent.parent / "scripts" / "gen_wgmma_wrappers.py"
+    result = subprocess.run([sys.executable, str(script), "--check"], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+
+
+def test_every_wgmma_atom_has_a_wrapper_and_a_gmma_selector():
+    text = (KERNELS_ROOT / "arch" / "sm90.cuh").read_text()
+    for n in (64, 128, 192, 256):
+        for letters, t, ptx in (("F32F16F16", "half_t", "f32.f16.f16"), ("F32BF16BF16", "bf16_t", "f32.bf16.bf16")):
+            assert f"struct SM90_64x{n}x16_{letters}_SS {{" in text
+            assert f"wgmma.mma_async.sync.aligned.m64n{n}k16.{ptx}" in text
+            assert f"struct Gmma<{t}, {n}, TRANS_A, TRANS_B>" in text
+        assert f"struct SM90_64x{n}x32_S32S8S8_SS {{" in text

@@ -371,8 +371,8 @@ def build_parser() -> argparse.ArgumentParser:
                        description="Benchmark kernels against cuBLAS measured in the same run; "
                                    "docs/benchmarking.md says how.")
     p.add_argument("family", nargs="?", default=None,
-                   help="kernel family (sgemm, hgemm, decode), 'ceiling', or 'model' (a Llama model, "
-                        "patched against unpatched); none = a quick overview of all")
+                   help=f"kernel family ({', '.join(_families())}), 'ceiling', or 'model' (a Llama "
+                        "model, patched against unpatched); none = a quick overview of all")
     _shape_options(p, "run")
     p.add_argument("--kernels", nargs="+", metavar="KERNEL",
                    help="kernel names, optionally NAME:P=V,... (e.g. 08:STAGES=2)")

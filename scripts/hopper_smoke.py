@@ -1,0 +1,49 @@
+"""Run Hopper rungs once each on small and mid-size ragged shapes, in every layout, and report
+the relative error against float64: the first thing to run on a GPU after a change to a
+Hopper kernel (a pipeline bug hangs rather than fails, so run each rung under `timeout`).
+
+    python scripts/hopper_smoke.py [RUNG ...]      (default: every rung of the hopper family)
+
+Also the program compute-sanitizer runs (scripts/gpu_check.sh, step `hopper`).
+"""
+
+from __future__ import annotations
+
+import sys
+
+import torch
+
+import warpgemm
+from warpgemm import catalog
+
+SHAPES = [(64, 128, 64), (129, 257, 65), (515, 1029, 333)]
+LAYOUTS = [("row", "row"), ("row", "col"), ("col", "row"), ("col", "col")]
+
+
+def _operand(rows: int, cols: int, layout: str) -> torch.Tensor:
+    if layout == "row":
+        return torch.randn(rows, cols, device="cuda").to(torch.bfloat16)
+    return torch.randn(cols, rows, device="cuda").to(torch.bfloat16).t()
+
+
+def main(names: list[str]) -> int:
+    names = names or [s.name for s in catalog.kernels("hopper")]
+    worst = 0.0
+    for name in names:
+        for m, n, k in SHAPES:
+            for la, lb in LAYOUTS:
+                a, b = _operand(m, k, la), _operand(k, n, lb)
+                out = torch.full((m, n), float("nan"), dtype=torch.float32, device="cuda")
+                warpgemm.matmul(a, b, kernel=name, out=out, out_dtype=torch.float32)
+                torch.cuda.synchronize()
+                ref = a.double() @ b.double()
+                err = float((out.double() - ref).norm() / ref.norm())
+                nan = int(torch.isnan(out).sum())
+                worst = max(worst, err if nan == 0 else float("inf"))
+                print(f"{name:<36} {m}x{n}x{k} {la[0]}{lb[0]}  rel err {err:.2e}  unwritten {nan}", flush=True)
+    print(f"worst rel err {worst:.2e}")
+    return 0 if worst <= 2e-3 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
