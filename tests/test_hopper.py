@@ -313,3 +313,10 @@ def test_a_persistent_rung_launches_a_block_per_sm_at_most_and_one_per_tile_at_l
     assert inst.grid(4096, 4096, 4096, sms=132) == (132, 1, 1)   # 512 tiles of 128 x 256
     assert inst.grid(256, 512, 64, sms=132) == (4, 1, 1)         # 4 tiles
     assert inst.grid(1, 1, 1, sms=132) == (1, 1, 1)
+
+
+def test_every_sm90_wrapper_assembles():
+    from warpgemm.runtime import compile_kernel
+
+    k = compile_kernel("probes/sm90_wrappers_probe.cu", "sm90_wrappers_probe", "sm_90a")
+    assert k.spill_bytes == 0
