@@ -315,6 +315,15 @@ def test_a_persistent_rung_launches_a_block_per_sm_at_most_and_one_per_tile_at_l
     assert inst.grid(1, 1, 1, sms=132) == (1, 1, 1)
 
 
+def test_a_cluster_rung_launches_whole_clusters_of_vertically_adjacent_tiles():
+    inst = catalog.get("hopper/05_cluster_multicast").instance("row", "col", "bfloat16")
+    assert inst.cluster == (2, 1, 1)
+    assert inst.grid(4096, 4096, 4096, sms=132) == (132, 1, 1)   # 256 units of 256 x 256
+    assert inst.grid(128, 256, 64, sms=132) == (2, 1, 1)         # one tile: its partner computes rows past M
+    assert inst.grid(384, 512, 64, sms=132) == (8, 1, 1)         # 3 tile-rows: 2 units in each of 2 columns
+    assert inst.grid(4096, 4096, 4096, sms=131) == (130, 1, 1)
+
+
 def test_every_sm90_wrapper_assembles():
     from warpgemm.runtime import compile_kernel
 

@@ -32,8 +32,10 @@ def _tma_args(inst: Any, a: Any, b: Any, c: Any, m: int, n: int, k: int, workspa
     """The two tensor maps (A: BM x BK boxes, B: BK x BN), then the ladder's C, M, N, K, ldc and
     ``bias`` (or null)."""
     p, dtype = inst.params, inst.in_dtype
+    # In a cluster, each block loads a 1/cx band of a K-major B tile (and multicasts it).
+    cx = inst.cluster[0] if inst.cluster is not None else 1
     map_a = tensor_map.operand_map(dtype, m, k, a.layout, a.ld, a.layout == ROW, p["BM"], p["BK"])
-    map_b = tensor_map.operand_map(dtype, k, n, b.layout, b.ld, b.layout == COL, p["BN"], p["BK"])
+    map_b = tensor_map.operand_map(dtype, k, n, b.layout, b.ld, b.layout == COL, p["BN"] // cx, p["BK"])
     return (tensor_map.encode(map_a, a.tensor.data_ptr()), tensor_map.encode(map_b, b.tensor.data_ptr()), c,
             np.int32(m), np.int32(n), np.int32(k), np.int32(c.stride(0)), bias if bias is not None else NULL)
 
@@ -76,4 +78,10 @@ HOPPER: tuple[KernelSpec, ...] = (
        threads=lambda p: 128 * (1 + p["BM"] // 64), persistent=True,
        tuning={"BN": (128, 192, 256), "STAGES": (3, 4, 5), "GROUP": (1, 8, 16)},
        valid=lambda p: _valid_for((1, 2))(p) and p["GROUP"] >= 1),
+    _f(5, "clusters of 2 x 1: two vertically adjacent tiles share B, each block loading half of it "
+          "with TMA multicast", "cluster_multicast", "hopper_cluster_multicast",
+       params={"BM": 128, "BN": 256, "BK": 64, "STAGES": 4, "GROUP": 8},
+       threads=lambda p: 128 * (1 + p["BM"] // 64), persistent=True, cluster=lambda p: (2, 1, 1),
+       tuning={"BN": (128, 256), "STAGES": (3, 4, 5), "GROUP": (1, 4, 8)},
+       valid=lambda p: _valid_for((1, 2), (128, 256))(p) and p["GROUP"] >= 1),
 )

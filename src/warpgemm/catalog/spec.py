@@ -339,9 +339,12 @@ class KernelInstance:
         """The main kernel's grid for an (M, N, K) problem on a device of ``sms`` SMs (only
         persistent kernels need it; without it they get a block per tile)."""
         if self.spec.persistent:
+            # Clusters of cx blocks take cx vertically adjacent tiles each: a grid of whole
+            # clusters, at most one block per SM.
             bm, bn = self.spec.tile(self.params)
-            tiles = cdiv(m, bm) * cdiv(n, bn)
-            return (max(1, min(tiles, sms or tiles)), 1, 1)
+            cx = self.cluster[0] if self.cluster is not None else 1
+            units = cdiv(m, cx * bm) * cdiv(n, bn)
+            return (cx * max(1, min(units, (sms or cx * units) // cx)), 1, 1)
         if self.spec.grid is not None:
             return self.spec.grid(m, n, self.params)
         bm, bn = self.spec.tile(self.params)

@@ -11,8 +11,8 @@
 //
 // Requires sm_90a; operands as rung 01. The last wave may be partial (tiles % SMs blocks busy).
 #include "arch/sm90.cuh"
-#include "sm90/epilogue_direct.cuh"
 #include "sm90/mainloop_warp_specialized.cuh"
+#include "sm90/persistent_roles.cuh"
 #include "sm90/tile_scheduler.cuh"
 
 // Launch with min(ceil(M / BM) * ceil(N / BN), SMs) blocks of 128 * (1 + BM / 64) threads and
@@ -27,25 +27,5 @@ hopper_persistent(const __grid_constant__ wg::TmaDescriptor tma_a, const __grid_
     __syncthreads();
 
     const sm90::PersistentTiles<BM, BN, GROUP> tiles(M, N);
-    const int k_tiles = (K + BK - 1) / BK;
-    const int warpgroup = threadIdx.x / 128;
-    sm90::Cursor<STAGES> cursor;
-    int m0, n0;
-    if (warpgroup == 0) {
-        setmaxnreg_dec<Mainloop::PRODUCER_REGS>();
-        if (threadIdx.x == 0) {
-            for (int t = tiles.first(); t < tiles.total; t = tiles.next(t)) {
-                tiles.origin(t, m0, n0);
-                Mainloop::produce(cursor, &tma_a, &tma_b, m0, n0, k_tiles);
-            }
-        }
-    } else {
-        setmaxnreg_inc<Mainloop::CONSUMER_REGS>();
-        float acc[BN / 2];
-        for (int t = tiles.first(); t < tiles.total; t = tiles.next(t)) {
-            tiles.origin(t, m0, n0);
-            Mainloop::consume(cursor, acc, warpgroup - 1, k_tiles);
-            sm90::store_direct(C, ldc, M, N, m0 + 64 * (warpgroup - 1), n0, acc, bias);
-        }
-    }
+    sm90::persistent_roles<Mainloop>(tiles, &tma_a, &tma_b, C, M, N, K, ldc, bias);
 }

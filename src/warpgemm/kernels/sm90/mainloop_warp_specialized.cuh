@@ -12,6 +12,12 @@
 //
 // The functions take the ring cursors by reference and handle one tile of C, so that a
 // persistent kernel (rung 04) calls them once per tile and the ring runs on across tiles.
+//
+// With CLUSTER > 1 (rung 05) the blocks of a cluster compute vertically adjacent tiles and share
+// the B tile: each producer loads its A and a 1/CLUSTER part of B multicast to every block, so a
+// block's stage is written by every producer of the cluster. A stage may then be refilled only
+// when the consumers of every block are done with it: each consumer warp arrives on the empty
+// barrier of every block (CLUSTER * 4 * CONSUMERS arrivals a phase).
 #pragma once
 
 #include "arch/sm90.cuh"
@@ -23,32 +29,39 @@
 namespace wg {
 namespace sm90 {
 
-template <typename T, int BM, int BN, int BK, int STAGES, bool A_ROW, bool B_ROW>
+template <typename T, int BM, int BN, int BK, int STAGES, bool A_ROW, bool B_ROW, int CLUSTER = 1>
 struct WarpSpecializedMainloop {
     using Mma = WarpgroupMma<T, BM, BN, BK, A_ROW, B_ROW>;
     using Smem = Stages<Mma, STAGES>;
     using Acc = typename Mma::Acc;
+    using RingCursor = Cursor<STAGES>;
+    static constexpr int BLOCK_K = BK;
     static constexpr int CONSUMERS = BM / 64;  // consumer warpgroups, 64 rows of C each
     static constexpr int THREADS = 128 * (1 + CONSUMERS);
     static constexpr int PRODUCER_REGS = 40;
     static constexpr int CONSUMER_REGS = CONSUMERS == 1 ? 256 : 232;
     static constexpr int SMEM_BYTES = Smem::SMEM_BYTES;
     static_assert(CONSUMERS == 1 || CONSUMERS == 2, "one or two consumer warpgroups: BM = 64 or 128");
+    static_assert(CLUSTER == 1 || CLUSTER == 2, "clusters of 1 or 2 blocks (2 x 1: two tiles of one column)");
     static_assert(128 * PRODUCER_REGS + 128 * CONSUMERS * CONSUMER_REGS <= 65536,
                   "the warpgroups' registers exceed the SM's 65536");
 
-    // Thread 0, before the roles split: set up the ring; then the caller synchronises the block.
+    // Thread 0, before the roles split: set up the ring; then the caller synchronises the block
+    // (with CLUSTER > 1, the cluster: no block may multicast into another before it is set up).
     static __device__ __forceinline__ void init(const TmaDescriptor* tma_a, const TmaDescriptor* tma_b) {
         prefetch_tensormap(tma_a);
         prefetch_tensormap(tma_b);
-        Smem::ring().init(4 * CONSUMERS);  // one arrival per consumer warp
+        Smem::ring().init(4 * CONSUMERS * CLUSTER);  // one arrival per consumer warp of the cluster
         fence_mbarrier_init();
     }
 
     // The producer's one thread: the k_tiles k-tiles of the tile at (m0, n0).
     static __device__ __forceinline__ void produce(Cursor<STAGES>& load, const TmaDescriptor* tma_a,
                                                    const TmaDescriptor* tma_b, int m0, int n0, int k_tiles) {
-        for (int kt = 0; kt < k_tiles; ++kt) Smem::load(load, tma_a, tma_b, m0, n0, kt * BK);
+        for (int kt = 0; kt < k_tiles; ++kt) {
+            if constexpr (CLUSTER == 1) Smem::load(load, tma_a, tma_b, m0, n0, kt * BK);
+            else Smem::template load_multicast_b<CLUSTER>(load, tma_a, tma_b, m0, n0, kt * BK, cluster_ctarank());
+        }
     }
 
     // A consumer warpgroup (`consumer` = 0 .. CONSUMERS - 1): its 64 rows of the tile into `acc`.
@@ -61,7 +74,10 @@ struct WarpSpecializedMainloop {
             ring.consumer_wait(use);
             Mma::k_tile(acc, Smem::a(use.stage), Smem::b(use.stage), 64 * consumer, kt > 0);
             wgmma_wait_group<0>();
-            if ((threadIdx.x & 31) == 0) ring.consumer_release(use.stage);
+            if ((threadIdx.x & 31) == 0) {
+                if constexpr (CLUSTER == 1) ring.consumer_release(use.stage);
+                else ring.consumer_release_cluster(use.stage, CLUSTER);
+            }
             use.advance();
         }
     }

@@ -61,15 +61,30 @@ struct SwizzledOperand {
         }
     }
 
-    // The same boxes, multicast to the blocks of the cluster in `cta_mask`.
-    static __device__ __forceinline__ void load_multicast(const TmaDescriptor* map, uint32_t bar, uint32_t dst,
-                                                          int mn0, int k0, uint16_t cta_mask) {
+    // Part `part` of PARTS of the tile, multicast to the blocks of the cluster in `cta_mask`: the
+    // blocks of a cluster that share this operand tile each load one part, and every block gets
+    // all of them. A K-major slab is cut into PARTS bands of rows (the map's box is then
+    // (ATOM, SLAB_ROWS / PARTS)); an MN-major tile gives each part SLABS / PARTS whole slabs.
+    template <int PARTS>
+    static __device__ __forceinline__ void load_part_multicast(const TmaDescriptor* map, uint32_t bar, uint32_t dst,
+                                                               int mn0, int k0, int part, uint16_t cta_mask) {
+        if constexpr (K_MAJOR) {
+            constexpr int ROWS = SLAB_ROWS / PARTS;
+            static_assert(SLAB_ROWS % PARTS == 0 && (ROWS * ROW_BYTES) % 1024 == 0,
+                          "each block's band of a K-major slab must be a whole number of 8-row swizzle atoms");
 #pragma unroll
-        for (int j = 0; j < SLABS; ++j) {
-            if constexpr (K_MAJOR)
-                SM90_TMA_LOAD_MULTICAST_2D::copy(map, bar, dst + j * SLAB_BYTES, k0 + j * ATOM, mn0, cta_mask);
-            else
+            for (int j = 0; j < SLABS; ++j)
+                SM90_TMA_LOAD_MULTICAST_2D::copy(map, bar, dst + j * SLAB_BYTES + part * ROWS * ROW_BYTES,
+                                                 k0 + j * ATOM, mn0 + part * ROWS, cta_mask);
+        } else {
+            constexpr int PER_PART = SLABS / PARTS;
+            static_assert(SLABS % PARTS == 0, "an MN-major tile splits into whole slabs per block: MN a multiple "
+                                              "of 64 * the cluster size");
+#pragma unroll
+            for (int i = 0; i < PER_PART; ++i) {
+                const int j = part * PER_PART + i;
                 SM90_TMA_LOAD_MULTICAST_2D::copy(map, bar, dst + j * SLAB_BYTES, mn0 + j * ATOM, k0, cta_mask);
+            }
         }
     }
 

@@ -35,6 +35,21 @@ struct Stages {
         Mma::OperandB::load(tma_b, r.full(cursor.stage), b(cursor.stage), n0, k0);
         cursor.advance();
     }
+
+    // The same in a cluster of CLUSTER blocks that compute vertically adjacent tiles (one column
+    // of tiles, the same n0): each loads its own A and part `rank` of the shared B tile,
+    // multicast to all of them. Every block's full barrier still counts a whole stage.
+    template <int CLUSTER>
+    static __device__ __forceinline__ void load_multicast_b(Cursor<STAGES>& cursor, const TmaDescriptor* tma_a,
+                                                            const TmaDescriptor* tma_b, int m0, int n0, int k0,
+                                                            int rank) {
+        const Ring<STAGES> r = ring();
+        r.producer_acquire(cursor, STAGE_BYTES);
+        Mma::OperandA::load(tma_a, r.full(cursor.stage), a(cursor.stage), m0, k0);
+        Mma::OperandB::template load_part_multicast<CLUSTER>(tma_b, r.full(cursor.stage), b(cursor.stage), n0, k0,
+                                                             rank, static_cast<uint16_t>((1u << CLUSTER) - 1u));
+        cursor.advance();
+    }
 };
 
 }  // namespace sm90

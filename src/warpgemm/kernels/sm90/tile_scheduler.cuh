@@ -35,5 +35,30 @@ struct PersistentTiles {
     }
 };
 
+// The same for clusters of CLUSTER blocks along M: cluster c takes units c, c + clusters, ... of
+// a grouped numbering of (CLUSTER * BM) x BN units, and its block of rank r computes the unit's
+// r-th tile of BM rows. Both blocks walk the same units in the same order, which their shared,
+// multicast B tile needs. A unit past the last tile-row (tiles_m odd) is computed over rows
+// beyond M: its loads read zeros and its stores are masked.
+template <int BM, int BN, int GROUP, int CLUSTER>
+struct PersistentClusterTiles {
+    static_assert(GROUP >= 1, "GROUP is the number of unit-rows walked together (1: row by row)");
+    int units_m, tiles_n, total, rank;
+
+    __device__ __forceinline__ PersistentClusterTiles(int M, int N, int cta_rank)
+        : units_m((M + CLUSTER * BM - 1) / (CLUSTER * BM)), tiles_n((N + BN - 1) / BN),
+          total(units_m * tiles_n), rank(cta_rank) {}
+
+    __device__ __forceinline__ int first() const { return blockIdx.x / CLUSTER; }
+    __device__ __forceinline__ int next(int unit) const { return unit + gridDim.x / CLUSTER; }
+
+    __device__ __forceinline__ void origin(int unit, int& m0, int& n0) const {
+        int um, tn;
+        grouped_rows_tile<GROUP>(unit, units_m, tiles_n, um, tn);
+        m0 = (um * CLUSTER + rank) * BM;
+        n0 = tn * BN;
+    }
+};
+
 }  // namespace sm90
 }  // namespace wg
