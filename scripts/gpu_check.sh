@@ -44,20 +44,26 @@ for step in "${steps[@]}"; do
       done 2>&1 | tee "$OUT/host.log"
       summary+=("host: $(grep -c 'host time' "$OUT/host.log") lines in $OUT/host.log") ;;
     hopper)
-      # The Hopper rungs: a smoke run of each under a timeout (a pipeline bug hangs), then their
-      # tests, compute-sanitizer memcheck and racecheck on the smoke shapes, and the benchmark.
-      : > "$OUT/hopper.log"
+      # The Hopper rungs: a smoke run of each under a timeout (a pipeline bug hangs), then, if all
+      # pass, their tests and compute-sanitizer memcheck and racecheck on the smoke shapes. The
+      # benchmark is the bench step: BENCH_ARGS="hopper --suite square".
+      : > "$OUT/hopper.log"; smoke_failed=0
       for rung in $(python3 -c "from warpgemm import catalog; print(' '.join(s.name for s in catalog.kernels('hopper')))"); do
         timeout 120 python3 scripts/hopper_smoke.py "$rung" >> "$OUT/hopper.log" 2>&1
-        echo "smoke $rung: exit $?" | tee -a "$OUT/hopper.log"
+        rc=$?; [ $rc -ne 0 ] && smoke_failed=1
+        echo "smoke $rung: exit $rc" | tee -a "$OUT/hopper.log"
       done
-      python3 -m pytest -p no:cacheprovider -m gpu tests/test_hopper.py 2>&1 | tee "$OUT/pytest_hopper.log" | tail -15
-      summary+=("pytest hopper: $(grep -aE '[0-9]+ (passed|failed)' "$OUT/pytest_hopper.log" | tail -1)")
-      for tool in memcheck racecheck; do
-        timeout 300 compute-sanitizer --tool $tool --error-exitcode 9 python3 scripts/hopper_smoke.py \
-          > "$OUT/sanitizer_$tool.log" 2>&1
-        summary+=("compute-sanitizer $tool: exit $? ($(grep -c 'ERROR SUMMARY: 0 errors' "$OUT/sanitizer_$tool.log") clean summaries)")
-      done
+      if [ $smoke_failed -ne 0 ]; then
+        summary+=("hopper: a smoke run failed or hung (exit 124): see $OUT/hopper.log; tests, sanitizer and bench not run")
+      else
+        timeout 540 python3 -m pytest -p no:cacheprovider -m gpu tests/test_hopper.py 2>&1 | tee "$OUT/pytest_hopper.log" | tail -15
+        summary+=("pytest hopper: $(grep -aE '[0-9]+ (passed|failed)' "$OUT/pytest_hopper.log" | tail -1)")
+        for tool in memcheck racecheck; do
+          timeout 300 compute-sanitizer --tool $tool --error-exitcode 9 python3 scripts/hopper_smoke.py \
+            > "$OUT/sanitizer_$tool.log" 2>&1
+          summary+=("compute-sanitizer $tool: exit $? ($(grep -c 'ERROR SUMMARY: 0 errors' "$OUT/sanitizer_$tool.log") clean summaries)")
+        done
+      fi
       summary+=("$(grep -h 'smoke' "$OUT/hopper.log" | tr '\n' ';')") ;;
     ncu)
       # NCU_ARGS: e.g. "--section WarpStateStats"; NCU_CMD: the python command to profile.
