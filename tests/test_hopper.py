@@ -296,6 +296,7 @@ def test_unaligned_inputs_take_the_aligned_copy_and_stay_correct():
         assert _rel_err(out, a.double() @ b.double()) <= TOL[torch.float16], kernel
 
 
+@pytest.mark.gpu  # runs with the GPU suite, on the machines that have the CUDA toolkit's cuobjdump
 @pytest.mark.skipif(shutil.which("cuobjdump") is None, reason="cuobjdump (CUDA toolkit) not installed")
 @pytest.mark.parametrize("kernel", RUNGS)
 def test_the_sass_issues_hgmma(kernel, tmp_path):
