@@ -18,8 +18,9 @@ from .spec import COL, NULL, ROW, Family, KernelSpec
 _TMA = ("TMA: 16-byte aligned base pointer and leading dimension (a multiple of 8 elements); "
         "other inputs are copied to an aligned buffer first")
 
-_WGMMA_N = (64, 96, 128, 192, 256)
-"""BN values with a wgmma wrapper (arch/sm90.cuh) that the rungs may use."""
+_WGMMA_N = (64, 128, 192, 256)
+"""BN values the rungs take in every layout: a wgmma wrapper exists for them (arch/sm90.cuh), and
+they are multiples of 64, since an MN-major B tile is made of 64-wide slabs."""
 
 
 def _smem(p: Mapping[str, int]) -> int:

@@ -11,8 +11,9 @@
 //
 // Requires sm_90a; operands as rung 01.
 #include "arch/sm90.cuh"
-#include "sm90/epilogue_direct.cuh"
 #include "sm90/mainloop_warp_specialized.cuh"
+#include "sm90/tile_scheduler.cuh"
+#include "sm90/warp_specialized_roles.cuh"
 
 // Launch with (ceil(N / BN), ceil(M / BM)) blocks of 128 * (1 + BM / 64) threads and
 // STAGES * (BM + BN) * BK * sizeof(T) + 16 * STAGES bytes of dynamic shared memory.
@@ -25,18 +26,5 @@ hopper_warp_specialized(const __grid_constant__ wg::TmaDescriptor tma_a, const _
     if (threadIdx.x == 0) Mainloop::init(&tma_a, &tma_b);
     __syncthreads();
 
-    const int m0 = blockIdx.y * BM;
-    const int n0 = blockIdx.x * BN;
-    const int k_tiles = (K + BK - 1) / BK;
-    const int warpgroup = threadIdx.x / 128;
-    sm90::Cursor<STAGES> cursor;
-    if (warpgroup == 0) {
-        setmaxnreg_dec<Mainloop::PRODUCER_REGS>();
-        if (threadIdx.x == 0) Mainloop::produce(cursor, &tma_a, &tma_b, m0, n0, k_tiles);
-    } else {
-        setmaxnreg_inc<Mainloop::CONSUMER_REGS>();
-        float acc[BN / 2];
-        Mainloop::consume(cursor, acc, warpgroup - 1, k_tiles);
-        sm90::store_direct(C, ldc, M, N, m0 + 64 * (warpgroup - 1), n0, acc, bias);
-    }
+    sm90::warp_specialized_roles<Mainloop>(sm90::GridTile<BM, BN>(), &tma_a, &tma_b, C, M, N, K, ldc, bias);
 }

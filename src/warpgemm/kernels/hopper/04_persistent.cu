@@ -12,7 +12,7 @@
 // Requires sm_90a; operands as rung 01. The last wave may be partial (tiles % SMs blocks busy).
 #include "arch/sm90.cuh"
 #include "sm90/mainloop_warp_specialized.cuh"
-#include "sm90/persistent_roles.cuh"
+#include "sm90/warp_specialized_roles.cuh"
 #include "sm90/tile_scheduler.cuh"
 
 // Launch with min(ceil(M / BM) * ceil(N / BN), SMs) blocks of 128 * (1 + BM / 64) threads and
@@ -27,5 +27,5 @@ hopper_persistent(const __grid_constant__ wg::TmaDescriptor tma_a, const __grid_
     __syncthreads();
 
     const sm90::PersistentTiles<BM, BN, GROUP> tiles(M, N);
-    sm90::persistent_roles<Mainloop>(tiles, &tma_a, &tma_b, C, M, N, K, ldc, bias);
+    sm90::warp_specialized_roles<Mainloop>(tiles, &tma_a, &tma_b, C, M, N, K, ldc, bias);
 }

@@ -1,5 +1,5 @@
-// warpgemm/kernels/sm90/tile_scheduler.cuh -- which tiles of C a persistent block computes, and in
-// what order (hopper rung 04 on).
+// warpgemm/kernels/sm90/tile_scheduler.cuh -- which tiles of C a block computes, and in what
+// order: the grid's one tile (rung 03), or a persistent block's tiles (rung 04 on).
 //
 // The grid has min(tiles, SMs) blocks; block b takes tiles b, b + gridDim.x, b + 2 gridDim.x, ...
 // of a 1-D numbering in which tile t sits at grouped_rows_tile<GROUP>(t) (common/block_order.cuh):
@@ -14,6 +14,21 @@
 
 namespace wg {
 namespace sm90 {
+
+// One tile per block, the one the grid puts there ((ceil(N / BN), ceil(M / BM)) blocks, x along
+// N): the schedule of a non-persistent kernel, in the same shape (hopper rung 03).
+template <int BM, int BN>
+struct GridTile {
+    static constexpr int total = 1;
+
+    __device__ __forceinline__ int first() const { return 0; }
+    __device__ __forceinline__ int next(int tile) const { return tile + 1; }
+
+    __device__ __forceinline__ void origin(int, int& m0, int& n0) const {
+        m0 = blockIdx.y * BM;
+        n0 = blockIdx.x * BN;
+    }
+};
 
 template <int BM, int BN, int GROUP>
 struct PersistentTiles {

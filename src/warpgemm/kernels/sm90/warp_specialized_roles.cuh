@@ -1,6 +1,6 @@
-// warpgemm/kernels/sm90/persistent_roles.cuh -- the body of a persistent warp-specialised kernel
-// (hopper rungs 04-05): warpgroup 0 produces, the others consume, both walking the block's tiles
-// in the scheduler's order, and the consumers store each tile's C straight from registers.
+// warpgemm/kernels/sm90/warp_specialized_roles.cuh -- the body of a warp-specialised kernel (hopper
+// rungs 03-05): warpgroup 0 produces, the others consume, both walking the block's tiles in the
+// scheduler's order, and the consumers store each tile's C straight from registers.
 #pragma once
 
 #include "arch/sm90.cuh"
@@ -10,10 +10,10 @@
 namespace wg {
 namespace sm90 {
 
-// `Tiles` is PersistentTiles or PersistentClusterTiles (sm90/tile_scheduler.cuh). Call after the
-// ring is set up and the block (or cluster) has synchronised.
+// `Tiles` is GridTile, PersistentTiles or PersistentClusterTiles (sm90/tile_scheduler.cuh). Call
+// after the ring is set up and the block (or cluster) has synchronised.
 template <typename Mainloop, typename Tiles, typename T, typename TC>
-__device__ __forceinline__ void persistent_roles(const Tiles& tiles, const TmaDescriptor* tma_a,
+__device__ __forceinline__ void warp_specialized_roles(const Tiles& tiles, const TmaDescriptor* tma_a,
                                                  const TmaDescriptor* tma_b, TC* C, int M, int N, int K, int ldc,
                                                  const T* bias) {
     const int k_tiles = (K + Mainloop::BLOCK_K - 1) / Mainloop::BLOCK_K;
