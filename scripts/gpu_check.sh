@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Build, test and benchmark warpgemm on a GPU machine in one call, from the source tree.
 #
-#   scripts/gpu_check.sh [STEP ...]     steps: info tests ceiling bench host hopper ncu stalls
+#   scripts/gpu_check.sh [STEP ...]     steps: info tests ceiling bench host hopper hopper_results
+#                                       ncu stalls
 #                                       (default: info tests ceiling bench)
 #   PYTEST_ARGS="-k sgemm" BENCH_ARGS="sgemm --suite square" scripts/gpu_check.sh tests bench
+#   SMOKE_TIMEOUT=45 HOPPER_PYTEST_ARGS="-n 8" scripts/gpu_check.sh hopper
 #
 # Details go to $OUT (default ./gpu_out): pytest.log, bench.log, *.json, *.png.
 # A short summary is printed last.
@@ -47,24 +49,63 @@ for step in "${steps[@]}"; do
       # The Hopper rungs: a smoke run of each under a timeout (a pipeline bug hangs), then, if all
       # pass, their tests and compute-sanitizer memcheck and racecheck on the smoke shapes. The
       # benchmark is the bench step: BENCH_ARGS="hopper --suite square".
-      : > "$OUT/hopper.log"; smoke_failed=0
+      : > "$OUT/hopper.log"; : > "$OUT/hopper_ok"; smoke_failed=0
       for rung in $(python3 -c "from warpgemm import catalog; print(' '.join(s.name for s in catalog.kernels('hopper')))"); do
-        timeout 120 python3 scripts/hopper_smoke.py "$rung" >> "$OUT/hopper.log" 2>&1
-        rc=$?; [ $rc -ne 0 ] && smoke_failed=1
+        timeout "${SMOKE_TIMEOUT:-120}" python3 scripts/hopper_smoke.py "$rung" >> "$OUT/hopper.log" 2>&1
+        rc=$?; [ $rc -ne 0 ] && smoke_failed=1; [ $rc -eq 0 ] && printf '%s ' "$rung" >> "$OUT/hopper_ok"
         echo "smoke $rung: exit $rc" | tee -a "$OUT/hopper.log"
       done
       if [ $smoke_failed -ne 0 ]; then
         summary+=("hopper: a smoke run failed or hung (exit 124): see $OUT/hopper.log; tests, sanitizer and bench not run")
       else
-        timeout 540 python3 -m pytest -p no:cacheprovider -m gpu tests/test_hopper.py 2>&1 | tee "$OUT/pytest_hopper.log" | tail -15
+        : > "$OUT/hopper_smoke_passed"
+        timeout 540 python3 -m pytest -p no:cacheprovider -m gpu ${HOPPER_PYTEST_ARGS:-} tests/test_hopper.py 2>&1 | tee "$OUT/pytest_hopper.log" | tail -15
         summary+=("pytest hopper: $(grep -aE '[0-9]+ (passed|failed)' "$OUT/pytest_hopper.log" | tail -1)")
         for tool in memcheck racecheck; do
-          timeout 300 compute-sanitizer --tool $tool --error-exitcode 9 python3 scripts/hopper_smoke.py \
+          timeout "${SANITIZER_TIMEOUT:-300}" compute-sanitizer --tool $tool --report-api-errors no --error-exitcode 9 python3 scripts/hopper_smoke.py \
             > "$OUT/sanitizer_$tool.log" 2>&1
-          summary+=("compute-sanitizer $tool: exit $? ($(grep -c 'ERROR SUMMARY: 0 errors' "$OUT/sanitizer_$tool.log") clean summaries)")
+          summary+=("compute-sanitizer $tool: exit $? ($(grep -hE 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/sanitizer_$tool.log" | tail -1))")
         done
       fi
       summary+=("$(grep -h 'smoke' "$OUT/hopper.log" | tr '\n' ';')") ;;
+    hopper_results)
+      # The Hopper results that docs/hopper.md and the README tables come from, each file named
+      # for its GPU: the ladder at 4096^3 and 8192^3, the square suite in bf16 and fp16 and the
+      # llm suite for the last rungs, then the Llama model (dispatch's choice against cuBLAS).
+      # Only the rungs whose smoke run passed (step hopper, when run first) are benchmarked.
+      gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1 | grep -oE 'H[0-9]+' | tr 'A-Z' 'a-z')
+      ok=$( [ -f "$OUT/hopper_ok" ] && cat "$OUT/hopper_ok" || python3 -c "from warpgemm import catalog; print(' '.join(s.name for s in catalog.kernels('hopper')))")
+      last=$(echo "$ok" | tr ' ' '\n' | grep -E '0[456]_' | tr '\n' ' ')
+      six=$(echo "$ok" | tr ' ' '\n' | grep -E '06_')
+      [ -n "$six" ] && last="$last $six:CLUSTER=2"
+      run_bench() {  # NAME ARGS...: one bench run, its exit status in the summary
+        local name=$1; shift
+        timeout "${BENCH_TIMEOUT:-240}" python3 -m warpgemm.cli bench "$@" --no-progress --json "$OUT/$name.json" \
+          > "$OUT/$name.log" 2>&1
+        summary+=("$name: exit $?"); tail -${BENCH_TAIL:-12} "$OUT/$name.log"
+      }
+      run_bench "hopper_ladder_$gpu" hopper --shapes 4096^3 8192^3 --b-layout col --kernels $ok
+      run_bench "hopper_square_$gpu" hopper --suite square --kernels $last
+      run_bench "hopper_square_fp16_$gpu" hopper --suite square --dtype float16 --kernels $last
+      run_bench "hopper_llm_$gpu" hopper --suite llm --kernels $last ${six:+$six:BN=128}
+      run_bench "model_$gpu" model ;;
+    hopper_ncu)
+      # One ncu pass per Hopper rung at 4096^3 bf16 (Linear layout): tensor-pipe (wgmma) activity,
+      # DRAM and L2, and where warps wait. docs/hopper.md quotes these.
+      m=sm__pipe_tensor_op_gmma_cycles_active.avg.pct_of_peak_sustained_active
+      m=$m,sm__throughput.avg.pct_of_peak_sustained_elapsed,dram__throughput.avg.pct_of_peak_sustained_elapsed
+      m=$m,lts__t_sector_hit_rate.pct,gpu__time_duration.sum,sm__cycles_active.avg
+      for r in long_scoreboard barrier wait math_pipe_throttle mio_throttle lg_throttle sleeping membar; do
+        m=$m,smsp__average_warps_issue_stalled_${r}_per_issue_active.ratio
+      done
+      : > "$OUT/hopper_ncu.log"
+      for rung in $( [ -s "$OUT/hopper_ok" ] && cat "$OUT/hopper_ok" || python3 -c "from warpgemm import catalog; print(' '.join(s.name for s in catalog.kernels('hopper')))"); do
+        echo "== $rung" >> "$OUT/hopper_ncu.log"
+        timeout 90 ncu --clock-control none --metrics $m -k regex:hopper_ -s 1 -c 1 \
+          python3 scripts/profile_one.py "$rung" 4096 4096 4096 --dtype bfloat16 --b-layout col --runs 2 \
+          2>&1 | grep -vE '^==(PROF|WARNING)==' | grep -E 'hopper_|\.(pct|ratio|sum|avg)' >> "$OUT/hopper_ncu.log"
+      done
+      summary+=("hopper_ncu: $(grep -c '^==' "$OUT/hopper_ncu.log") rungs profiled, $OUT/hopper_ncu.log") ;;
     ncu)
       # NCU_ARGS: e.g. "--section WarpStateStats"; NCU_CMD: the python command to profile.
       eval "ncu --clock-control none ${NCU_ARGS:---set full} -k regex:${NCU_KERNEL:-.} -c ${NCU_COUNT:-1} ${NCU_CMD}" \

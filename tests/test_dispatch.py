@@ -13,12 +13,18 @@ def test_every_rule_names_a_kernel_that_reads_its_dtype_and_runs_on_its_arch():
         spec = catalog.get(rule.kernel)
         assert rule.dtype in spec.in_dtypes
         assert spec.min_capability <= rule.capability[0], rule
+        assert spec.runs_on(rule.capability[0]), rule
+        if rule.capability[1] != dispatch.INF:
+            assert spec.runs_on(rule.capability[1]), rule
         spec.resolve(rule.params)
 
 
 @pytest.mark.parametrize("dtype,precision,capability,kernel", [
-    ("bfloat16", None, 90, "hgemm/07_tuned"),
+    ("bfloat16", None, 90, "hopper/06_tma_store_epilogue"),
+    ("float16", None, 90, "hopper/06_tma_store_epilogue"),
+    ("bfloat16", None, 89, "hgemm/07_tuned"),
     ("float16", None, 80, "hgemm/07_tuned"),
+    ("bfloat16", None, 100, "hgemm/07_tuned"),  # the wgmma rungs are sm_90a code: Hopper only
     ("float32", "ffma", 90, "sgemm/07_cp_async"),
     ("float32", "tf32", 90, "sgemm/08_tf32_mma"),
     ("float32", "ffma", 75, "sgemm/06_k16_double_buffer"),

@@ -91,6 +91,19 @@ def test_the_tma_rules_are_checked_by_name(change, message):
         tensor_map.check(tensor_map.TileMap(**fields), address)
 
 
+def test_an_output_map_takes_slabs_of_64_rows_by_128_bytes():
+    m = tensor_map.output_map("bfloat16", 1000, 520, 520)
+    assert (m.dims, m.outer_stride_bytes, m.box) == ((520, 1000), 1040, (64, 64))
+    assert tensor_map.output_map("float32", 1000, 520, 520).box == (32, 64)
+    assert tensor_map.fits(m, 0x10000)
+
+
+def test_a_c_that_tma_cannot_store_to_is_recognised():
+    # Rows 2 * 33 bytes apart, or a base off the 16-byte grid: rung 06 then stores directly.
+    assert not tensor_map.fits(tensor_map.output_map("bfloat16", 100, 33, 33), 0x10000)
+    assert not tensor_map.fits(tensor_map.output_map("float32", 100, 64, 64), 0x10004)
+
+
 def test_the_tma_abi_passes_two_maps_then_the_ladder_arguments():
     spec = catalog.get(RUNGS[0])
     assert spec.fused_bias and spec.align_elems == 8
@@ -294,6 +307,29 @@ def test_unaligned_inputs_take_the_aligned_copy_and_stay_correct():
     for kernel in RUNGS:
         out = warpgemm.matmul(a, b, kernel=kernel)
         assert _rel_err(out, a.double() @ b.double()) <= TOL[torch.float16], kernel
+
+
+@pytest.mark.gpu
+@needs_hopper
+@pytest.mark.parametrize("n,offset", [(1029, 0), (1024, 1), (1000, 0)])
+def test_a_c_that_tma_cannot_store_to_is_stored_directly(n, offset):
+    # Rung 06 stores C with TMA where C's rows are 16-byte multiples apart and its base is
+    # 16-byte aligned, and from registers otherwise: an odd N, or an output that starts one
+    # element into its buffer.
+    import torch
+    from test_hgemm import TOL, _rel_err
+
+    m, k = 515, 333
+    kernel = [name for name in RUNGS if "06_" in name][0]
+    for dt in (torch.bfloat16, torch.float32):
+        a = torch.randn(m, k, device="cuda").to(torch.bfloat16)
+        b = torch.randn(n, k, device="cuda").to(torch.bfloat16).t()
+        buf = torch.full((m * n + offset,), float("nan"), dtype=dt, device="cuda")
+        out = buf[offset:].view(m, n)
+        warpgemm.matmul(a, b, kernel=kernel, out=out, out_dtype=dt)
+        torch.cuda.synchronize()
+        assert not torch.isnan(out).any()
+        assert _rel_err(out, a.double() @ b.double()) <= TOL[dt], (n, offset, dt)
 
 
 @pytest.mark.gpu  # runs with the GPU suite, on the machines that have the CUDA toolkit's cuobjdump

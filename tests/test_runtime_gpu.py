@@ -100,3 +100,40 @@ def test_a_parameter_block_is_passed_by_value_and_clusters_are_launched(cluster)
         assert list(got[b, :16]) == [int(w) + b for w in words]
         size = 1 if cluster is None else cluster[0]
         assert (int(got[b, 16]), int(got[b, 17])) == (b % size, size)
+
+
+def test_a_thread_with_no_cuda_context_of_its_own_can_launch():
+    # Autograd runs the backward pass on threads of its own, which may have made no CUDA call
+    # yet: a launch there must bind the device's context rather than fail.
+    import threading
+
+    a = torch.randn(64, 80, device="cuda")
+    b = torch.randn(80, 96, device="cuda")
+    out = torch.full((64, 96), float("nan"), device="cuda")
+    failures: list[BaseException] = []
+
+    def work() -> None:
+        try:
+            warpgemm.matmul(a, b, out=out)
+            torch.cuda.synchronize()
+        except BaseException as exc:  # noqa: BLE001 - reported by the assertion below
+            failures.append(exc)
+
+    thread = threading.Thread(target=work)
+    thread.start()
+    thread.join()
+    assert not failures, failures
+    ref = a.double() @ b.double()
+    assert float((out.double() - ref).norm() / ref.norm()) < 1e-5
+
+
+@pytest.mark.skipif(not torch.cuda.is_available() or _capability() < 90, reason="clusters need sm_90")
+def test_resident_blocks_counts_whole_clusters_that_fit_at_once():
+    from warpgemm.runtime.device import sm_count
+    from warpgemm.runtime.launch import resident_blocks
+
+    k = compile_kernel("probes/param_block_probe.cu", "param_block_probe")
+    blocks = resident_blocks(k, (32, 1, 1), 200 * 1024, (2, 1, 1), torch.cuda.current_device())
+    # One 200 KB block per SM at most, in pairs that share a GPC: whole pairs, no more than the SMs.
+    assert blocks % 2 == 0
+    assert 2 <= blocks <= sm_count(torch.cuda.current_device())

@@ -18,7 +18,7 @@ from .catalog import KernelInstance, KernelSpec, Workspace
 from .errors import NoDeviceError
 from .operands import Operand, detect, prepare
 from .runtime import CompiledKernel, compile_kernel, launch
-from .runtime.launch import planned_args, planned_config, zeroed_counters
+from .runtime.launch import planned_args, planned_config, resident_blocks, zeroed_counters
 from .runtime.device import arch_of, current_arch, current_capability, has_device, require_arch, sm_count
 from .tuning import table
 
@@ -266,7 +266,7 @@ def _keep_plan(plan_key: tuple, inst: KernelInstance, oa: Operand, ob: Operand, 
     scratch = workspace.scratch if workspace is not None else None
     args = inst.args(oa, ob, c, m, n, k, workspace, bias)
     template = planned_args(args)
-    if template is None:
+    if template is None or inst.cluster is not None:  # plans launch without clusters
         return
     slots = tuple(next((i for i, x in enumerate(args) if x is t), -1) if t is not None else -1
                   for t in (oa.tensor, ob.tensor, c, bias, scratch))
@@ -321,6 +321,14 @@ def _workspace(inst: KernelInstance, m: int, n: int, k: int, device: int) -> Wor
     return Workspace(scratch, zeroed_counters(device, count) if count else None)
 
 
+def _resident(inst: KernelInstance, kernel: CompiledKernel, device: int) -> int:
+    """How many blocks of ``inst`` run at once on ``device``: the most a persistent grid
+    launches. One per SM, except for cluster launches, where fewer may fit."""
+    if inst.cluster is None:
+        return sm_count(device)
+    return resident_blocks(kernel, inst.block, inst.smem_bytes, inst.cluster, device)
+
+
 def run_instance(inst: KernelInstance, a: Operand, b: Operand, c: torch.Tensor, m: int, n: int, k: int,
                  device: int, bias: torch.Tensor | None = None) -> None:
     """Launch every kernel of ``inst`` for prepared operands on CUDA device ``device`` (the
@@ -328,12 +336,13 @@ def run_instance(inst: KernelInstance, a: Operand, b: Operand, c: torch.Tensor, 
     ``bias`` goes to kernels that add it in their epilogue."""
     arch = arch_of(device)
     workspace = _workspace(inst, m, n, k, device)
+    kernel = compile_kernel(inst.source, inst.name_expression, arch)
     if inst.single_launch:
-        kernel = compile_kernel(inst.source, inst.name_expression, arch)
-        launch(kernel, inst.grid(m, n, k, sm_count(device)), inst.block, inst.args(a, b, c, m, n, k, workspace, bias),
+        launch(kernel, inst.grid(m, n, k, _resident(inst, kernel, device)), inst.block,
+               inst.args(a, b, c, m, n, k, workspace, bias),
                shared_bytes=inst.smem_bytes, device=device, cluster=inst.cluster)
         return
-    for step in inst.launches(a, b, c, m, n, k, workspace, bias, sm_count(device)):
+    for step in inst.launches(a, b, c, m, n, k, workspace, bias, _resident(inst, kernel, device)):
         kernel = compile_kernel(step.source, step.name_expression, arch)
         launch(kernel, step.grid, step.block, step.args, shared_bytes=step.smem_bytes, device=device,
                cluster=step.cluster)

@@ -79,6 +79,10 @@ RULES: tuple[Rule, ...] = (
     # float32 with TF32 allowed.
     Rule("sgemm/08_tf32_mma", "float32", capability=(80, INF), precision="tf32",
          note="the TF32 tensor-core rung"),
+    # fp16 / bf16 on Hopper (sm_90): wgmma fed by TMA, persistent, TMA-store epilogue.
+    *(Rule("hopper/06_tma_store_epilogue", dt, capability=(90, 90), m=(65, INF),
+           note="the Hopper ladder's last rung (docs/results/hopper_*.json)")
+      for dt in ("bfloat16", "float16")),
     # fp16 / bf16: the tuned mma.sync rung (its tuning table refines it per shape).
     Rule("hgemm/07_tuned", "float16", capability=(80, INF), note="the fastest mma.sync rung"),
     Rule("hgemm/07_tuned", "bfloat16", capability=(80, INF), note="the fastest mma.sync rung"),

@@ -13,6 +13,7 @@ from typing import Any, Mapping
 import numpy as np
 
 from ..runtime import tensor_map
+from ..runtime.launch import ParamBlock
 from .spec import COL, NULL, ROW, Family, KernelSpec
 
 _TMA = ("TMA: 16-byte aligned base pointer and leading dimension (a multiple of 8 elements); "
@@ -28,6 +29,12 @@ def _smem(p: Mapping[str, int]) -> int:
     return p["STAGES"] * (2 * (p["BM"] + p["BN"]) * p["BK"] + 16)
 
 
+def _smem_staged(p: Mapping[str, int]) -> int:
+    # Rung 06: the stages and their barriers, rounded up to 1024 bytes, then two 64 x 128-byte
+    # staging buffers per consumer warpgroup (sm90/epilogue_tma_store.cuh).
+    return -(-_smem(p) // 1024) * 1024 + (p["BM"] // 64) * 2 * 64 * 128
+
+
 def _tma_args(inst: Any, a: Any, b: Any, c: Any, m: int, n: int, k: int, workspace: Any = None,
               bias: Any = None) -> tuple[Any, ...]:
     """The two tensor maps (A: BM x BK boxes, B: BK x BN), then the ladder's C, M, N, K, ldc and
@@ -41,11 +48,26 @@ def _tma_args(inst: Any, a: Any, b: Any, c: Any, m: int, n: int, k: int, workspa
             np.int32(m), np.int32(n), np.int32(k), np.int32(c.stride(0)), bias if bias is not None else NULL)
 
 
-def _valid_for(warpgroups: tuple[int, ...], bns: tuple[int, ...] = _WGMMA_N):
+_NO_MAP = ParamBlock(bytes(128), align=64)
+"""The tensor map a kernel gets for a C that TMA cannot store to (its flag says not to use it)."""
+
+
+def _tma_store_args(inst: Any, a: Any, b: Any, c: Any, m: int, n: int, k: int, workspace: Any = None,
+                    bias: Any = None) -> tuple[Any, ...]:
+    """Rung 06: A's and B's maps, C's map (boxes of 64 rows x 128 bytes) and then rung 01's
+    arguments and a flag, 0 where C breaks a TMA rule (the kernel then stores directly)."""
+    map_a, map_b, c_arg, *rest = _tma_args(inst, a, b, c, m, n, k, workspace, bias)
+    map_c = tensor_map.output_map(inst.out_dtype, m, n, c.stride(0))
+    usable = tensor_map.fits(map_c, c.data_ptr())
+    block = tensor_map.encode(map_c, c.data_ptr()) if usable else _NO_MAP
+    return (map_a, map_b, block, c_arg, *rest, np.int32(usable))
+
+
+def _valid_for(warpgroups: tuple[int, ...], bns: tuple[int, ...] = _WGMMA_N, smem=_smem):
     def valid(p: Mapping[str, int]) -> bool:
         """The rung's static_asserts."""
         return (p["BM"] in tuple(64 * w for w in warpgroups) and p["BN"] in bns and p["BK"] in (64, 128)
-                and 2 <= p["STAGES"] <= 8 and _smem(p) <= 227 * 1024)
+                and 2 <= p["STAGES"] <= 8 and smem(p) <= 227 * 1024)
     return valid
 
 
@@ -85,4 +107,13 @@ HOPPER: tuple[KernelSpec, ...] = (
        threads=lambda p: 128 * (1 + p["BM"] // 64), persistent=True, cluster=lambda p: (2, 1, 1),
        tuning={"BN": (128, 256), "STAGES": (3, 4, 5), "GROUP": (1, 4, 8)},
        valid=lambda p: _valid_for((1, 2), (128, 256))(p) and p["GROUP"] >= 1),
+    _f(6, "the epilogue through stmatrix, shared memory and TMA stores, overlapped with the next "
+          "tile's mainloop", "tma_store_epilogue", "hopper_tma_store_epilogue",
+       params={"BM": 128, "BN": 256, "BK": 64, "STAGES": 4, "GROUP": 8, "CLUSTER": 1},
+       threads=lambda p: 128 * (1 + p["BM"] // 64), persistent=True, smem_bytes=_smem_staged,
+       abi=_tma_store_args,
+       cluster=lambda p: (p["CLUSTER"], 1, 1) if p["CLUSTER"] > 1 else None,
+       tuning={"BN": (128, 192, 256), "STAGES": (3, 4), "GROUP": (1, 8, 16), "CLUSTER": (1, 2)},
+       valid=lambda p: (_valid_for((1, 2), smem=_smem_staged)(p) and p["GROUP"] >= 1
+                        and p["CLUSTER"] in (1, 2) and (p["CLUSTER"] == 1 or p["BN"] in (128, 256)))),
 )

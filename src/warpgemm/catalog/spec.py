@@ -336,8 +336,10 @@ class KernelInstance:
         return self.spec.name
 
     def grid(self, m: int, n: int, k: int, sms: int | None = None) -> tuple[int, int, int]:
-        """The main kernel's grid for an (M, N, K) problem on a device of ``sms`` SMs (only
-        persistent kernels need it; without it they get a block per tile)."""
+        """The main kernel's grid for an (M, N, K) problem on a device where ``sms`` blocks run
+        at once (one per SM; fewer for cluster launches, see
+        :func:`warpgemm.runtime.launch.resident_blocks`). Only persistent kernels need it;
+        without it they get a block per tile."""
         if self.spec.persistent:
             # Clusters of cx blocks take cx vertically adjacent tiles each: a grid of whole
             # clusters, at most one block per SM.

@@ -12,6 +12,7 @@ Two paths, one interface (:func:`launch`):
 from __future__ import annotations
 
 import ctypes
+import threading
 from typing import Any, Sequence
 
 import numpy as np
@@ -21,6 +22,20 @@ from .compiler import CompiledKernel
 _streams: dict[int, Any] = {}
 _configs: dict[tuple, Any] = {}
 _cuda_core: tuple[Any, Any, Any] | None = None
+_resident: dict[tuple, int] = {}
+_thread = threading.local()
+
+
+def _bind_context(device: int) -> None:
+    """Make ``device``'s primary context current on this thread, once per thread and device.
+
+    Driver-API launches need a current context, and a thread that has made no CUDA runtime
+    call of its own has none: autograd's device threads, which run the backward pass, are
+    such threads."""
+    from cuda.core import Device
+
+    Device(device).set_current()
+    _thread.device = device
 
 
 def _cuda_core_api() -> tuple[Any, Any, Any]:
@@ -125,6 +140,8 @@ def launch(kernel: CompiledKernel, grid: Sequence[int], block: Sequence[int], ar
         import torch
 
         device = torch.cuda.current_device()
+    if getattr(_thread, "device", None) != device:
+        _bind_context(device)
     fn = kernel.function(device)
     kernel.ensure_dynamic_smem(shared_bytes, device)
     if cluster is None:
@@ -183,6 +200,44 @@ def _launch_driver(kernel: CompiledKernel, fn: Any, grid: tuple[int, ...], block
     if err != cu.CUresult.CUDA_SUCCESS:
         raise RuntimeError(f"{kernel.name_expression}: cuLaunchKernelEx failed: {err.name} "
                            f"(grid {grid}, block {block}, cluster {cluster}, {shared_bytes} B shared)")
+
+
+def resident_blocks(kernel: CompiledKernel, block: Sequence[int], shared_bytes: int,
+                    cluster: Sequence[int], device: int) -> int:
+    """How many blocks of ``kernel`` launched in ``cluster`` s run at once on ``device``: the
+    most active clusters times the cluster size (``cuOccupancyMaxActiveClusters``).
+
+    A persistent grid of clusters must not ask for more: a cluster needs all its blocks in one
+    GPC, so fewer than SMs / cluster-size clusters may fit, and the clusters over the limit
+    would run as a second wave after the rest have finished all their tiles."""
+    key = (kernel.name_expression, kernel.arch, tuple(block), int(shared_bytes), tuple(cluster), device)
+    found = _resident.get(key)
+    if found is not None:
+        return found
+    from cuda.bindings import driver as cu
+
+    if getattr(_thread, "device", None) != device:
+        _bind_context(device)
+    fn = kernel.function(device)
+    kernel.ensure_dynamic_smem(shared_bytes, device)
+    shape = tuple(int(c) for c in cluster) + (1,) * (3 - len(cluster))
+    block = tuple(int(b) for b in block) + (1,) * (3 - len(block))
+    cfg = cu.CUlaunchConfig()
+    cfg.gridDimX, cfg.gridDimY, cfg.gridDimZ = shape
+    cfg.blockDimX, cfg.blockDimY, cfg.blockDimZ = block
+    cfg.sharedMemBytes = int(shared_bytes)
+    attr = cu.CUlaunchAttribute()
+    attr.id = cu.CUlaunchAttributeID.CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION
+    attr.value.clusterDim.x, attr.value.clusterDim.y, attr.value.clusterDim.z = shape
+    cfg.attrs = [attr]
+    cfg.numAttrs = 1
+    err, clusters = cu.cuOccupancyMaxActiveClusters(fn.handle, cfg)
+    if err != cu.CUresult.CUDA_SUCCESS or clusters < 1:
+        raise RuntimeError(f"{kernel.name_expression}: no cluster of {shape} blocks with {shared_bytes} B "
+                           f"of shared memory fits on device {device} "
+                           f"(cuOccupancyMaxActiveClusters: {err.name}, {clusters})")
+    found = _resident[key] = int(clusters) * shape[0] * shape[1] * shape[2]
+    return found
 
 
 def planned_config(grid: Sequence[int], block: Sequence[int], shared_bytes: int) -> Any:

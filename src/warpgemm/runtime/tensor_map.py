@@ -69,6 +69,23 @@ def operand_map(dtype: str, rows: int, cols: int, layout: str, ld: int, k_major:
     return TileMap(dtype, (inner, outer), stride, (atom, box_outer))
 
 
+def output_map(dtype: str, rows: int, cols: int, ld: int, box_rows: int = 64) -> TileMap:
+    """The tensor map of a row-major (rows, cols) output C ((rows,cols):(ld,1)) for TMA stores of
+    128-byte-swizzled slabs: boxes of ``box_rows`` rows by 128 bytes."""
+    size = _SIZES[dtype]
+    stride = ld * size if rows > 1 else -(-max(cols * size, 1) // 16) * 16
+    return TileMap(dtype, (cols, rows), stride, (SWIZZLE_BYTES // size, box_rows))
+
+
+def fits(m: TileMap, address: int) -> bool:
+    """Whether ``m`` at ``address`` keeps every TMA rule (:func:`check` says which it breaks)."""
+    try:
+        check(m, address)
+    except ValueError:
+        return False
+    return True
+
+
 def check(m: TileMap, address: int) -> None:
     """ValueError naming the TMA rule that ``m`` at ``address`` breaks, if any."""
     if m.dtype not in _DTYPES:

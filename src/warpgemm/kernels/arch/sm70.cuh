@@ -60,6 +60,11 @@ __device__ __forceinline__ float2 ld_volatile_shared_v2_f32(uint32_t addr) {  //
     return v;
 }
 
+// An 8-byte store to a 32-bit shared address (8-byte aligned).
+__device__ __forceinline__ void st_shared_v2_f32(uint32_t addr, float x, float y) {
+    asm volatile("st.shared.v2.f32 [%0], {%1, %2};\n" :: "r"(addr), "f"(x), "f"(y) : "memory");
+}
+
 __device__ __forceinline__ float4 ld_volatile_shared_v4_f32(uint32_t addr) {  // 16-byte aligned
     float4 v;
     asm volatile("ld.volatile.shared.v4.f32 {%0, %1, %2, %3}, [%4];\n"

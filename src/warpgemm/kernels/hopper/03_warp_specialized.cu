@@ -11,6 +11,7 @@
 //
 // Requires sm_90a; operands as rung 01.
 #include "arch/sm90.cuh"
+#include "sm90/epilogue_direct.cuh"
 #include "sm90/mainloop_warp_specialized.cuh"
 #include "sm90/tile_scheduler.cuh"
 #include "sm90/warp_specialized_roles.cuh"
@@ -26,5 +27,6 @@ hopper_warp_specialized(const __grid_constant__ wg::TmaDescriptor tma_a, const _
     if (threadIdx.x == 0) Mainloop::init(&tma_a, &tma_b);
     __syncthreads();
 
-    sm90::warp_specialized_roles<Mainloop>(sm90::GridTile<BM, BN>(), &tma_a, &tma_b, C, M, N, K, ldc, bias);
+    sm90::DirectEpilogue<TC, T> epilogue{C, ldc, M, N, bias};
+    sm90::warp_specialized_roles<Mainloop>(sm90::GridTile<BM, BN>(), &tma_a, &tma_b, K, epilogue);
 }

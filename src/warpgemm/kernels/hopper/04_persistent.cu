@@ -11,6 +11,7 @@
 //
 // Requires sm_90a; operands as rung 01. The last wave may be partial (tiles % SMs blocks busy).
 #include "arch/sm90.cuh"
+#include "sm90/epilogue_direct.cuh"
 #include "sm90/mainloop_warp_specialized.cuh"
 #include "sm90/warp_specialized_roles.cuh"
 #include "sm90/tile_scheduler.cuh"
@@ -27,5 +28,6 @@ hopper_persistent(const __grid_constant__ wg::TmaDescriptor tma_a, const __grid_
     __syncthreads();
 
     const sm90::PersistentTiles<BM, BN, GROUP> tiles(M, N);
-    sm90::warp_specialized_roles<Mainloop>(tiles, &tma_a, &tma_b, C, M, N, K, ldc, bias);
+    sm90::DirectEpilogue<TC, T> epilogue{C, ldc, M, N, bias};
+    sm90::warp_specialized_roles<Mainloop>(tiles, &tma_a, &tma_b, K, epilogue);
 }

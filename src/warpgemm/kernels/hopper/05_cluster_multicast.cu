@@ -13,6 +13,7 @@
 //
 // Requires sm_90a; operands as rung 01. The grid is a multiple of 2 (one cluster per 2 SMs).
 #include "arch/sm90.cuh"
+#include "sm90/epilogue_direct.cuh"
 #include "sm90/mainloop_warp_specialized.cuh"
 #include "sm90/warp_specialized_roles.cuh"
 #include "sm90/tile_scheduler.cuh"
@@ -33,7 +34,8 @@ hopper_cluster_multicast(const __grid_constant__ wg::TmaDescriptor tma_a,
     cluster_wait();
 
     const sm90::PersistentClusterTiles<BM, BN, GROUP, CLUSTER> tiles(M, N, static_cast<int>(cluster_ctarank()));
-    sm90::warp_specialized_roles<Mainloop>(tiles, &tma_a, &tma_b, C, M, N, K, ldc, bias);
+    sm90::DirectEpilogue<TC, T> epilogue{C, ldc, M, N, bias};
+    sm90::warp_specialized_roles<Mainloop>(tiles, &tma_a, &tma_b, K, epilogue);
     // The partner block may still multicast into this one's stages or arrive on its barriers
     // until it is done: neither leaves before both are.
     cluster_arrive();

@@ -48,5 +48,20 @@ __device__ __forceinline__ void store_direct(TC* C, int ldc, int M, int N, int r
     }
 }
 
+// The epilogue of warp_specialized_roles (sm90/warp_specialized_roles.cuh) that stores with
+// store_direct: consumer warpgroup w holds rows 64 w .. 64 w + 63 of the tile.
+template <typename TC, typename T>
+struct DirectEpilogue {
+    TC* C;
+    int ldc, M, N;
+    const T* bias;
+
+    template <int ACC>
+    __device__ __forceinline__ void store(const float (&d)[ACC], int consumer, int m0, int n0) {
+        store_direct(C, ldc, M, N, m0 + 64 * consumer, n0, d, bias);
+    }
+    __device__ __forceinline__ void finish(int) {}
+};
+
 }  // namespace sm90
 }  // namespace wg

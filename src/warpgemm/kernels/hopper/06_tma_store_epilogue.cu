@@ -1,0 +1,65 @@
+// hopper/06_tma_store_epilogue.cu -- the epilogue goes through shared memory and TMA stores
+// (sm90/epilogue_tma_store.cuh), and overlaps the next tile's mainloop.
+//
+// Rungs 03-05 store C straight from registers: each thread writes 4-byte pairs scattered over
+// 16 rows, many small transactions that occupy the consumers' issue slots and the LSU while the
+// tensor cores wait for the next tile to start. Here each warpgroup writes its tile into shared
+// memory with stmatrix (one instruction per 16 x 16 block), and one thread hands each 64 x 128-byte
+// slab to the TMA, which writes it to global memory asynchronously. The warpgroup goes straight
+// on to the next tile's wgmma; only the reuse of a staging buffer, two slabs later, waits for the
+// TMA to have read it.
+//
+// Everything else is rung 05 (CLUSTER = 2) or rung 04 (CLUSTER = 1): persistent, grouped tile
+// order, warp-specialised. The staging costs 16 KB per consumer warpgroup, which is why the
+// pipeline keeps 4 stages of 128 x 256 x 64 at most (192 KB + 32 KB of the 227 KB).
+//
+// Requires sm_90a; operands as rung 01. C's tensor map (`tma_c`) has boxes of 64 rows x 128
+// bytes with the 128-byte swizzle; where C cannot take one, `c_tma` = 0 and the kernel stores
+// with rung 04's epilogue.
+#include "arch/sm90.cuh"
+#include "sm90/epilogue_tma_store.cuh"
+#include "sm90/mainloop_warp_specialized.cuh"
+#include "sm90/tile_scheduler.cuh"
+#include "sm90/warp_specialized_roles.cuh"
+
+// Launch with CLUSTER * min(ceil(M / (CLUSTER BM)) * ceil(N / BN), resident clusters) blocks
+// (in clusters of (CLUSTER, 1, 1) when CLUSTER = 2), 128 * (1 + BM / 64) threads, and
+// round_up(STAGES * ((BM + BN) * BK * sizeof(T) + 16), 1024) + (BM / 64) * 16384 bytes of
+// dynamic shared memory.
+template <bool A_ROW, bool B_ROW, typename T, typename TC, int BM, int BN, int BK, int STAGES, int GROUP,
+          int CLUSTER>
+__global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
+hopper_tma_store_epilogue(const __grid_constant__ wg::TmaDescriptor tma_a,
+                          const __grid_constant__ wg::TmaDescriptor tma_b,
+                          const __grid_constant__ wg::TmaDescriptor tma_c, TC* __restrict__ C, int M, int N,
+                          int K, int ldc, const T* __restrict__ bias, int c_tma) {
+    using namespace wg;
+    using Mainloop = sm90::WarpSpecializedMainloop<T, BM, BN, BK, STAGES, A_ROW, B_ROW, CLUSTER>;
+    using Epilogue = sm90::TmaStoreEpilogue<TC, T, BN>;
+    constexpr int STAGING_OFFSET = (Mainloop::SMEM_BYTES + 1023) / 1024 * 1024;
+    static_assert(STAGING_OFFSET + Mainloop::CONSUMERS * Epilogue::BYTES_PER_CONSUMER <= 227 * 1024,
+                  "the stages and the epilogue's staging do not fit in 227 KB: lower STAGES or BN");
+
+    if (threadIdx.x == 0) {
+        Mainloop::init(&tma_a, &tma_b);
+        if (c_tma) prefetch_tensormap(&tma_c);
+    }
+    if constexpr (CLUSTER > 1) {
+        cluster_arrive();
+        cluster_wait();
+    } else {
+        __syncthreads();
+    }
+
+    Epilogue epilogue{&tma_c, C, ldc, M, N, bias, smem_u32(dynamic_smem()) + STAGING_OFFSET, c_tma != 0};
+    if constexpr (CLUSTER == 1) {
+        const sm90::PersistentTiles<BM, BN, GROUP> tiles(M, N);
+        sm90::warp_specialized_roles<Mainloop>(tiles, &tma_a, &tma_b, K, epilogue);
+    } else {
+        const sm90::PersistentClusterTiles<BM, BN, GROUP, CLUSTER> tiles(M, N, static_cast<int>(cluster_ctarank()));
+        sm90::warp_specialized_roles<Mainloop>(tiles, &tma_a, &tma_b, K, epilogue);
+        // As rung 05: the partner may still multicast into this block until it is done.
+        cluster_arrive();
+        cluster_wait();
+    }
+}

@@ -1,0 +1,129 @@
+// warpgemm/kernels/sm90/epilogue_tma_store.cuh -- a consumer warpgroup's 64 x BN accumulators
+// (+ bias) to C through shared memory and TMA stores (hopper rung 06).
+//
+// The tile goes out in slabs of 64 rows x 128 bytes (64 columns of a 16-bit C, 32 of fp32), the
+// widest box the 128-byte swizzle allows. For each slab the warpgroup
+//   1. waits until the buffer it is about to write is free: its TMA store, issued two slabs ago,
+//      has read it (cp.async.bulk.wait_group.read 1, then a named barrier);
+//   2. writes its fragments into the buffer: stmatrix for 16-bit C (one m8n8.x4 per 16 columns),
+//      8-byte stores for fp32, at 128-byte-swizzled addresses (Swizzle<3,4,3>: 16-byte chunk c
+//      of row r lands at chunk c ^ (r % 8)), so that neither the writes nor the TMA's reads
+//      conflict on banks;
+//   3. fences the writes into the async proxy, synchronises, and one thread issues the TMA store
+//      of the slab and commits it as a bulk group.
+// Two buffers alternate, so writing slab s + 1 overlaps the store of slab s, and the stores of a
+// tile's last slabs run on while the warpgroup is already in the next tile's mainloop: only the
+// reuse of a buffer waits. TMA clips the box at C's edges, so ragged tiles need no masks.
+//
+// Where C cannot be a TMA target (its rows not a multiple of 16 bytes apart, or its base not
+// 16-byte aligned), the host passes `tma = false` and the same kernel stores with store_direct.
+//
+// A fragment of the warpgroup (thread lane 4g + t of warp w) is d[4j + 2h + e] = C(16w + g + 8h,
+// 8j + 2t + e), as in sm90/epilogue_direct.cuh. stmatrix .x4 stores four 8 x 8 matrices from
+// four registers; lanes 8i .. 8i + 7 give the row addresses of matrix i. Matrices (rows 0-7,
+// columns 8j), (rows 8-15, 8j), (rows 0-7, 8j + 8), (rows 8-15, 8j + 8) are exactly registers
+// pack(d[4j], d[4j+1]), pack(d[4j+2], d[4j+3]), pack(d[4j+4], d[4j+5]), pack(d[4j+6], d[4j+7]).
+#pragma once
+
+#include "arch/sm90.cuh"
+#include "sm80/mma.cuh"
+#include "sm90/epilogue_direct.cuh"
+
+namespace wg {
+namespace sm90 {
+
+template <typename TC, typename T, int BN>
+struct TmaStoreEpilogue {
+    static constexpr int SLAB_COLS = 128 / static_cast<int>(sizeof(TC));  // 64 (16-bit C) or 32 (fp32)
+    static constexpr int SLABS = BN / SLAB_COLS;
+    static constexpr int SLAB_BYTES = 64 * 128;
+    static constexpr int BUFFERS = 2;
+    static constexpr int BYTES_PER_CONSUMER = BUFFERS * SLAB_BYTES;  // 16 KB a consumer warpgroup
+    static_assert(sizeof(TC) == 2 || sizeof(TC) == 4, "C is fp16, bf16 or fp32");
+    static_assert(BN % SLAB_COLS == 0, "BN must be a multiple of 64 (16-bit C) or 32 (fp32 C)");
+
+    const TmaDescriptor* tma_c;
+    TC* C;
+    int ldc, M, N;
+    const T* bias;
+    uint32_t staging;  // the block's staging area: BYTES_PER_CONSUMER per consumer, 1024-byte aligned
+    bool tma;          // C is a TMA target; else store_direct
+    int slabs_done = 0;  // this warpgroup's running slab count: its parity picks the buffer
+
+    template <int ACC>
+    __device__ __forceinline__ void store(const float (&d)[ACC], int consumer, int m0, int n0) {
+        static_assert(ACC == BN / 2, "a warpgroup's 64 x BN fp32 accumulators: BN / 2 registers a thread");
+        const int row0 = m0 + 64 * consumer;
+        if (!tma) {
+            store_direct(C, ldc, M, N, row0, n0, d, bias);
+            return;
+        }
+        if (row0 >= M) return;  // the whole warpgroup's rows are past C's edge (uniform)
+        const int tid = threadIdx.x & 127;
+        const int warp = tid >> 5, lane = tid & 31, g = lane >> 2, t = lane & 3;
+        const uint32_t mine = staging + consumer * BYTES_PER_CONSUMER;
+#pragma unroll
+        for (int s = 0; s < SLABS; ++s) {
+            const int col0 = n0 + s * SLAB_COLS;
+            if (col0 >= N) break;  // uniform: the rest of the tile is past C's right edge
+            const uint32_t buf = mine + (slabs_done & 1) * SLAB_BYTES;
+            if (tid == 0) tma_store_wait_read<BUFFERS - 1>();
+            named_barrier_sync(1 + consumer, 128);
+            if constexpr (sizeof(TC) == 2) {
+#pragma unroll
+                for (int q = 0; q < SLAB_COLS / 16; ++q) {
+                    const int j = s * (SLAB_COLS / 8) + 2 * q;  // fragment column groups j, j + 1
+                    float b[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+                    if (bias != nullptr) {
+                        const int c = col0 + 16 * q + 2 * t;
+                        if (c < N) b[0] = sm80::to_float(bias[c]);
+                        if (c + 1 < N) b[1] = sm80::to_float(bias[c + 1]);
+                        if (c + 8 < N) b[2] = sm80::to_float(bias[c + 8]);
+                        if (c + 9 < N) b[3] = sm80::to_float(bias[c + 9]);
+                    }
+                    const uint32_t r[4] = {sm80::pack2<TC>(d[4 * j] + b[0], d[4 * j + 1] + b[1]),
+                                           sm80::pack2<TC>(d[4 * j + 2] + b[0], d[4 * j + 3] + b[1]),
+                                           sm80::pack2<TC>(d[4 * j + 4] + b[2], d[4 * j + 5] + b[3]),
+                                           sm80::pack2<TC>(d[4 * j + 6] + b[2], d[4 * j + 7] + b[3])};
+                    const int i = lane >> 3;
+                    const int row = 16 * warp + 8 * (i & 1) + (lane & 7);
+                    const int chunk = 2 * q + (i >> 1);
+                    SM90_U32x4_STSM_N::copy(r, buf + row * 128 + ((chunk ^ (row & 7)) << 4));
+                }
+            } else {
+#pragma unroll
+                for (int q = 0; q < SLAB_COLS / 8; ++q) {
+                    const int j = s * (SLAB_COLS / 8) + q;
+                    const int c = col0 + 8 * q + 2 * t;
+                    float b0 = 0.0f, b1 = 0.0f;
+                    if (bias != nullptr) {
+                        if (c < N) b0 = sm80::to_float(bias[c]);
+                        if (c + 1 < N) b1 = sm80::to_float(bias[c + 1]);
+                    }
+#pragma unroll
+                    for (int h = 0; h < 2; ++h) {
+                        const int row = 16 * warp + g + 8 * h;
+                        const int chunk = 2 * q + (t >> 1);
+                        st_shared_v2_f32(buf + row * 128 + ((chunk ^ (row & 7)) << 4) + (t & 1) * 8,
+                                         d[4 * j + 2 * h] + b0, d[4 * j + 2 * h + 1] + b1);
+                    }
+                }
+            }
+            fence_proxy_async_shared();  // the writes above, visible to the TMA's reads
+            named_barrier_sync(1 + consumer, 128);
+            if (tid == 0) {
+                SM90_TMA_STORE_2D::copy(tma_c, buf, col0, row0);
+                tma_store_commit();
+            }
+            ++slabs_done;
+        }
+    }
+
+    // Before the block exits: the last stores have read their buffers and written C.
+    __device__ __forceinline__ void finish(int) {
+        if (tma && (threadIdx.x & 127) == 0) tma_store_wait<0>();
+    }
+};
+
+}  // namespace sm90
+}  // namespace wg
