@@ -106,6 +106,27 @@ for step in "${steps[@]}"; do
           2>&1 | grep -vE '^==(PROF|WARNING)==' | grep -E 'hopper_|\.(pct|ratio|sum|avg)' >> "$OUT/hopper_ncu.log"
       done
       summary+=("hopper_ncu: $(grep -c '^==' "$OUT/hopper_ncu.log") rungs profiled, $OUT/hopper_ncu.log") ;;
+    occupancy)
+      # How many blocks of each cluster-launched Hopper rung run at once (the persistent grid).
+      python3 - <<'PY' 2>&1 | tee "$OUT/occupancy.log"
+from warpgemm import catalog
+from warpgemm.runtime import compile_kernel
+from warpgemm.runtime.device import sm_count
+from warpgemm.runtime.launch import resident_blocks
+for spec in catalog.kernels("hopper"):
+    if "CLUSTER" not in spec.params and spec.cluster is None:
+        continue
+    inst = spec.instance("row", "col", "bfloat16", "bfloat16", {"CLUSTER": 2} if "CLUSTER" in spec.params else None)
+    k = compile_kernel(inst.source, inst.name_expression, "sm_90a")
+    r = resident_blocks(k, inst.block, inst.smem_bytes, inst.cluster, 0)
+    print(f"{spec.name} cluster {inst.cluster} smem {inst.smem_bytes}: {r} resident blocks of {sm_count(0)} SMs; "
+          f"grid at 8192^3 {inst.grid(8192, 8192, 8192, r)}")
+PY
+      summary+=("occupancy: $(tr '\n' ';' < "$OUT/occupancy.log")") ;;
+    pack)
+      # One archive of everything under $OUT (the machine returns a limited number of files).
+      (cd "$OUT" && tar czf ../gpu_out.tgz . && find . -type f -delete && mv ../gpu_out.tgz .)
+      summary+=("pack: $OUT/gpu_out.tgz") ;;
     ncu)
       # NCU_ARGS: e.g. "--section WarpStateStats"; NCU_CMD: the python command to profile.
       eval "ncu --clock-control none ${NCU_ARGS:---set full} -k regex:${NCU_KERNEL:-.} -c ${NCU_COUNT:-1} ${NCU_CMD}" \

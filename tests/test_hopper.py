@@ -332,6 +332,46 @@ def test_a_c_that_tma_cannot_store_to_is_stored_directly(n, offset):
         assert _rel_err(out, a.double() @ b.double()) <= TOL[dt], (n, offset, dt)
 
 
+@pytest.mark.gpu
+@needs_hopper
+@pytest.mark.parametrize("kernel", [name for name in RUNGS if "05_" in name or "06_" in name])
+def test_a_repeated_call_launches_from_a_plan_that_encodes_new_tensor_maps(kernel):
+    # Tensor maps hold addresses: a plan of a Hopper rung makes them again for each call's
+    # operands (new buffers, a misaligned output, a bias) and launches through its prepared
+    # driver launch, also from another thread, on that thread's stream.
+    import threading
+
+    import torch
+    from test_hgemm import TOL, _rel_err
+    from warpgemm import plan
+
+    plan.clear()
+    m, n, k = 515, 1024, 333
+    w = torch.randn(n, k, device="cuda").to(torch.bfloat16)
+    bias = torch.randn(n, device="cuda").to(torch.bfloat16)
+    warpgemm.matmul(torch.randn(m, k, device="cuda").to(torch.bfloat16), w.t(), kernel=kernel, bias=bias)
+    assert plan.count() == 1
+    errors: list[str] = []
+
+    def calls() -> None:
+        for step in range(4):
+            a = torch.randn(m, k, device="cuda").to(torch.bfloat16)
+            buf = torch.full((m * n + step % 2,), float("nan"), dtype=torch.bfloat16, device="cuda")
+            out = buf[step % 2:].view(m, n)
+            warpgemm.matmul(a, w.t(), kernel=kernel, bias=bias, out=out)
+            err = _rel_err(out, a.double() @ w.double().t() + bias.double())
+            if not err <= TOL[torch.bfloat16]:
+                errors.append(f"step {step}: rel err {err:.2e}")
+
+    calls()
+    side = threading.Thread(target=lambda: (torch.cuda.set_stream(torch.cuda.Stream()), calls(),
+                                            torch.cuda.synchronize()))
+    side.start()
+    side.join()
+    assert not errors, errors
+    assert plan.count() == 1
+
+
 @pytest.mark.gpu  # runs with the GPU suite, on the machines that have the CUDA toolkit's cuobjdump
 @pytest.mark.skipif(shutil.which("cuobjdump") is None, reason="cuobjdump (CUDA toolkit) not installed")
 @pytest.mark.parametrize("kernel", RUNGS)

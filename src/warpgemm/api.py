@@ -18,7 +18,7 @@ from .catalog import KernelInstance, KernelSpec, Workspace
 from .errors import NoDeviceError
 from .operands import Operand, detect, prepare
 from .runtime import CompiledKernel, compile_kernel, launch
-from .runtime.launch import planned_args, planned_config, resident_blocks, zeroed_counters
+from .runtime.launch import DriverLaunch, planned_args, planned_config, resident_blocks, zeroed_counters
 from .runtime.device import arch_of, current_arch, current_capability, has_device, require_arch, sm_count
 from .tuning import table
 
@@ -254,7 +254,7 @@ def _matmul(a: torch.Tensor, b: torch.Tensor, bias: torch.Tensor | None, out_dty
         run_instance(inst, oa, ob, c, m, n, k, device.index, bias if fused else None)
         if bias is not None and not fused:
             c.add_(bias)
-        if plan_key is not None and inst.single_launch and inst.cluster is None and not (oa.copied or ob.copied):
+        if plan_key is not None and inst.single_launch and not (oa.copied or ob.copied):
             _keep_plan(plan_key, inst, oa, ob, c, bias if fused else None, m, n, k, device.index,
                        bias is not None and not fused)
         return c
@@ -266,7 +266,9 @@ def _keep_plan(plan_key: tuple, inst: KernelInstance, oa: Operand, ob: Operand, 
     scratch = workspace.scratch if workspace is not None else None
     args = inst.args(oa, ob, c, m, n, k, workspace, bias)
     template = planned_args(args)
-    if template is None or inst.cluster is not None:  # plans launch without clusters
+    if template is None or inst.cluster is not None:
+        if workspace is None:
+            _keep_args_plan(plan_key, inst, oa, ob, c, args, m, n, k, device, bias_after)
         return
     slots = tuple(next((i for i, x in enumerate(args) if x is t), -1) if t is not None else -1
                   for t in (oa.tensor, ob.tensor, c, bias, scratch))
@@ -278,6 +280,24 @@ def _keep_plan(plan_key: tuple, inst: KernelInstance, oa: Operand, ob: Operand, 
     plan.put(plan_key, plan.Plan(kernel.function(device), config,
                                  template, slots, (m, n), c.dtype, align, device, bias_after,
                                  0 if scratch is None else scratch.numel()))
+
+
+def _keep_args_plan(plan_key: tuple, inst: KernelInstance, oa: Operand, ob: Operand, c: torch.Tensor,
+                    args: tuple[Any, ...], m: int, n: int, k: int, device: int, bias_after: bool) -> None:
+    """The plan of a kernel that takes tensor maps or runs in clusters: its arguments are made
+    again for each call (the maps encode the operands' addresses), and it launches through a
+    driver launch set up once."""
+    kernel = compile_kernel(inst.source, inst.name_expression, arch_of(device))
+    launcher = DriverLaunch(kernel, kernel.function(device), inst.grid(m, n, k, _resident(inst, kernel, device)),
+                            inst.block, inst.smem_bytes, inst.cluster, args)
+    a_layout, a_ld, b_layout, b_ld = oa.layout, oa.ld, ob.layout, ob.ld
+
+    def make_args(a: torch.Tensor, b: torch.Tensor, c: torch.Tensor, bias: torch.Tensor | None) -> tuple:
+        return inst.args(Operand(a, a_layout, a_ld, False), Operand(b, b_layout, b_ld, False), c, m, n, k,
+                         None, bias)
+
+    align = inst.spec.align_elems * oa.tensor.element_size()
+    plan.put(plan_key, plan.ArgsPlan(make_args, launcher, (m, n), c.dtype, align, device, bias_after))
 
 
 def _on_device(device: torch.device):

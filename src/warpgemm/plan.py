@@ -15,14 +15,14 @@ tuning choice call it).
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 import torch
 
 from .runtime import compiler as _compiler
 from .runtime.launch import launch_planned
 
-_plans: dict[tuple, "Plan"] = {}
+_plans: dict[tuple, "Plan | ArgsPlan"] = {}
 
 
 class Plan:
@@ -76,6 +76,37 @@ class Plan:
         return c
 
 
+class ArgsPlan:
+    """A plan for kernels whose arguments are made anew for each call's operands (tensor maps,
+    which encode addresses: ``make_args``, whose encoder keeps a cache) and launched through a
+    :class:`~warpgemm.runtime.launch.DriverLaunch` set up once (parameter blocks and clusters
+    take the driver's launch)."""
+
+    __slots__ = ("make_args", "launcher", "shape", "dtype", "align", "device", "bias_after")
+
+    def __init__(self, make_args: Callable[..., Sequence[Any]], launcher: Any, shape: tuple[int, int],
+                 dtype: torch.dtype, align: int, device: int, bias_after: bool):
+        self.make_args = make_args
+        """(a, b, c, bias) -> the kernel's arguments."""
+        self.launcher = launcher
+        self.shape = shape
+        self.dtype = dtype
+        self.align = align
+        self.device = device
+        self.bias_after = bias_after
+
+    def run(self, a: torch.Tensor, b: torch.Tensor, bias: torch.Tensor | None,
+            out: torch.Tensor | None) -> torch.Tensor | None:
+        """As :meth:`Plan.run`."""
+        if (a.data_ptr() | b.data_ptr()) % self.align:
+            return None
+        c = torch.empty(self.shape, dtype=self.dtype, device=a.device) if out is None else out
+        self.launcher(self.make_args(a, b, c, None if self.bias_after else bias), self.device)
+        if self.bias_after and bias is not None:
+            c.add_(bias)
+        return c
+
+
 def key(a: torch.Tensor, b: torch.Tensor, bias: torch.Tensor | None, out_dtype: Any, kernel: str,
         params: dict[str, int], out: torch.Tensor | None) -> tuple:
     """The plan key of a call. Raises AttributeError for operands that are not tensors."""
@@ -87,11 +118,11 @@ def key(a: torch.Tensor, b: torch.Tensor, bias: torch.Tensor | None, out_dtype: 
             torch._C._cuda_getDevice() if a.is_cuda else -1)
 
 
-def get(k: tuple) -> Plan | None:
+def get(k: tuple) -> Plan | ArgsPlan | None:
     return _plans.get(k)
 
 
-def put(k: tuple, plan: Plan) -> None:
+def put(k: tuple, plan: Plan | ArgsPlan) -> None:
     _plans[k] = plan
 
 

@@ -258,7 +258,84 @@ def planned_args(args: Sequence[Any]) -> list[Any] | None:
 def launch_planned(fn: Any, config: Any, args: Sequence[Any], device: int) -> None:
     """Launch a loaded function with a prebuilt configuration and marshalled arguments on torch's
     current stream of ``device``: the plan's fast path."""
+    if getattr(_thread, "device", None) != device:
+        _bind_context(device)
     _cuda_core_api()[2](_current_stream(device), config, fn, *args)
+
+
+class DriverLaunch:
+    """A ``cuLaunchKernelEx`` call set up once for a fixed grid, block, shared memory, cluster and
+    argument types, then issued with new argument values: the plan's fast path for kernels that
+    take parameter blocks (tensor maps) or run in clusters.
+
+    The configuration, its cluster attribute and the ``void**`` argument array are built here;
+    a call only stores the new values (tensor addresses, scalars, the addresses of parameter
+    blocks, which the driver copies at launch) and the stream, under a lock, since a plan may be
+    used from several threads."""
+
+    __slots__ = ("kernel", "fn", "cfg", "argv", "holders", "_lock", "_streams")
+
+    def __init__(self, kernel: CompiledKernel, fn: Any, grid: Sequence[int], block: Sequence[int],
+                 shared_bytes: int, cluster: Sequence[int] | None, args: Sequence[Any]) -> None:
+        import torch
+        from cuda.bindings import driver as cu
+
+        self.kernel, self.fn = kernel, fn
+        grid = tuple(int(g) for g in grid) + (1,) * (3 - len(grid))
+        block = tuple(int(b) for b in block) + (1,) * (3 - len(block))
+        cfg = cu.CUlaunchConfig()
+        cfg.gridDimX, cfg.gridDimY, cfg.gridDimZ = grid
+        cfg.blockDimX, cfg.blockDimY, cfg.blockDimZ = block
+        cfg.sharedMemBytes = int(shared_bytes)
+        attrs = []
+        if cluster is not None:
+            shape = tuple(int(c) for c in cluster) + (1,) * (3 - len(cluster))
+            attr = cu.CUlaunchAttribute()
+            attr.id = cu.CUlaunchAttributeID.CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION
+            attr.value.clusterDim.x, attr.value.clusterDim.y, attr.value.clusterDim.z = shape
+            attrs.append(attr)
+        cfg.attrs = attrs
+        cfg.numAttrs = len(attrs)
+        self.cfg = cfg
+        # One holder per argument: None for a parameter block (its own buffer is passed), a
+        # 64-bit slot for a tensor's address, the exact C type for a scalar.
+        self.holders: list[Any] = []
+        for i, a in enumerate(args):
+            if isinstance(a, ParamBlock):
+                self.holders.append(None)
+            elif isinstance(a, torch.Tensor):
+                self.holders.append(ctypes.c_uint64(_marshal(a, i)))
+            else:
+                self.holders.append(_CTYPES[type(_marshal(a, i))](a))
+        self.argv = (ctypes.c_void_p * max(len(args), 1))(
+            *[a.address if h is None else ctypes.addressof(h) for a, h in zip(args, self.holders)])
+        self._lock = threading.Lock()
+        self._streams: dict[int, Any] = {}
+
+    def __call__(self, args: Sequence[Any], device: int) -> None:
+        """Launch with ``args`` (of the types given at set-up) on torch's current stream of
+        ``device``."""
+        import torch
+        from cuda.bindings import driver as cu
+
+        if getattr(_thread, "device", None) != device:
+            _bind_context(device)
+        handle = torch._C._cuda_getCurrentRawStream(device)
+        stream = self._streams.get(handle)
+        if stream is None:
+            stream = self._streams[handle] = cu.CUstream(handle)
+        with self._lock:
+            for i, (a, h) in enumerate(zip(args, self.holders)):
+                if h is None:
+                    self.argv[i] = a.address
+                elif isinstance(a, torch.Tensor):
+                    h.value = a.data_ptr()
+                else:
+                    h.value = a
+            self.cfg.hStream = stream
+            (err,) = cu.cuLaunchKernelEx(self.cfg, self.fn.handle, ctypes.addressof(self.argv), 0)
+        if err != cu.CUresult.CUDA_SUCCESS:
+            raise RuntimeError(f"{self.kernel.name_expression}: cuLaunchKernelEx failed: {err.name}")
 
 
 _counters: dict[int, list[Any]] = {}
