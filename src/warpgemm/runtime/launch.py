@@ -160,6 +160,28 @@ def launch(kernel: CompiledKernel, grid: Sequence[int], block: Sequence[int], ar
     cuda_launch(_current_stream(), config, fn, *marshalled)
 
 
+def _driver_config(grid: Sequence[int], block: Sequence[int], shared_bytes: int,
+                   cluster: Sequence[int] | None) -> Any:
+    """A ``CUlaunchConfig`` (stream unset) with a cluster-dimension attribute when ``cluster``
+    is given."""
+    from cuda.bindings import driver as cu
+
+    cfg = cu.CUlaunchConfig()
+    cfg.gridDimX, cfg.gridDimY, cfg.gridDimZ = tuple(int(g) for g in grid) + (1,) * (3 - len(grid))
+    cfg.blockDimX, cfg.blockDimY, cfg.blockDimZ = tuple(int(b) for b in block) + (1,) * (3 - len(block))
+    cfg.sharedMemBytes = int(shared_bytes)
+    attrs = []
+    if cluster is not None:
+        attr = cu.CUlaunchAttribute()
+        attr.id = cu.CUlaunchAttributeID.CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION
+        attr.value.clusterDim.x, attr.value.clusterDim.y, attr.value.clusterDim.z = (
+            tuple(int(c) for c in cluster) + (1,) * (3 - len(cluster)))
+        attrs.append(attr)
+    cfg.attrs = attrs
+    cfg.numAttrs = len(attrs)
+    return cfg
+
+
 def _launch_driver(kernel: CompiledKernel, fn: Any, grid: tuple[int, ...], block: tuple[int, ...],
                    args: Sequence[Any], shared_bytes: int, cluster: Sequence[int] | None) -> None:
     """``cuLaunchKernelEx`` with a ``void**`` of argument addresses: the path for parameter
@@ -180,22 +202,12 @@ def _launch_driver(kernel: CompiledKernel, fn: Any, grid: tuple[int, ...], block
     addresses = [h.address if isinstance(h, ParamBlock) else ctypes.addressof(h) for h in holders]
     argv = (ctypes.c_void_p * max(len(addresses), 1))(*addresses)
 
-    cfg = cu.CUlaunchConfig()
-    cfg.gridDimX, cfg.gridDimY, cfg.gridDimZ = grid
-    cfg.blockDimX, cfg.blockDimY, cfg.blockDimZ = block
-    cfg.sharedMemBytes = shared_bytes
-    cfg.hStream = cu.CUstream(torch.cuda.current_stream().cuda_stream)
-    attrs = []
     if cluster is not None:
         shape = tuple(int(c) for c in cluster) + (1,) * (3 - len(cluster))
         if any(g % c for g, c in zip(grid, shape)):
             raise ValueError(f"{kernel.name_expression}: cluster {shape} does not divide grid {grid}")
-        attr = cu.CUlaunchAttribute()
-        attr.id = cu.CUlaunchAttributeID.CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION
-        attr.value.clusterDim.x, attr.value.clusterDim.y, attr.value.clusterDim.z = shape
-        attrs.append(attr)
-    cfg.attrs = attrs
-    cfg.numAttrs = len(attrs)
+    cfg = _driver_config(grid, block, shared_bytes, cluster)
+    cfg.hStream = cu.CUstream(torch.cuda.current_stream().cuda_stream)
     (err,) = cu.cuLaunchKernelEx(cfg, fn.handle, ctypes.addressof(argv), 0)
     if err != cu.CUresult.CUDA_SUCCESS:
         raise RuntimeError(f"{kernel.name_expression}: cuLaunchKernelEx failed: {err.name} "
@@ -221,16 +233,7 @@ def resident_blocks(kernel: CompiledKernel, block: Sequence[int], shared_bytes: 
     fn = kernel.function(device)
     kernel.ensure_dynamic_smem(shared_bytes, device)
     shape = tuple(int(c) for c in cluster) + (1,) * (3 - len(cluster))
-    block = tuple(int(b) for b in block) + (1,) * (3 - len(block))
-    cfg = cu.CUlaunchConfig()
-    cfg.gridDimX, cfg.gridDimY, cfg.gridDimZ = shape
-    cfg.blockDimX, cfg.blockDimY, cfg.blockDimZ = block
-    cfg.sharedMemBytes = int(shared_bytes)
-    attr = cu.CUlaunchAttribute()
-    attr.id = cu.CUlaunchAttributeID.CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION
-    attr.value.clusterDim.x, attr.value.clusterDim.y, attr.value.clusterDim.z = shape
-    cfg.attrs = [attr]
-    cfg.numAttrs = 1
+    cfg = _driver_config(shape, block, shared_bytes, shape)
     err, clusters = cu.cuOccupancyMaxActiveClusters(fn.handle, cfg)
     if err != cu.CUresult.CUDA_SUCCESS or clusters < 1:
         raise RuntimeError(f"{kernel.name_expression}: no cluster of {shape} blocks with {shared_bytes} B "
@@ -278,25 +281,9 @@ class DriverLaunch:
     def __init__(self, kernel: CompiledKernel, fn: Any, grid: Sequence[int], block: Sequence[int],
                  shared_bytes: int, cluster: Sequence[int] | None, args: Sequence[Any]) -> None:
         import torch
-        from cuda.bindings import driver as cu
 
         self.kernel, self.fn = kernel, fn
-        grid = tuple(int(g) for g in grid) + (1,) * (3 - len(grid))
-        block = tuple(int(b) for b in block) + (1,) * (3 - len(block))
-        cfg = cu.CUlaunchConfig()
-        cfg.gridDimX, cfg.gridDimY, cfg.gridDimZ = grid
-        cfg.blockDimX, cfg.blockDimY, cfg.blockDimZ = block
-        cfg.sharedMemBytes = int(shared_bytes)
-        attrs = []
-        if cluster is not None:
-            shape = tuple(int(c) for c in cluster) + (1,) * (3 - len(cluster))
-            attr = cu.CUlaunchAttribute()
-            attr.id = cu.CUlaunchAttributeID.CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION
-            attr.value.clusterDim.x, attr.value.clusterDim.y, attr.value.clusterDim.z = shape
-            attrs.append(attr)
-        cfg.attrs = attrs
-        cfg.numAttrs = len(attrs)
-        self.cfg = cfg
+        self.cfg = _driver_config(grid, block, shared_bytes, cluster)
         # One holder per argument: None for a parameter block (its own buffer is passed), a
         # 64-bit slot for a tensor's address, the exact C type for a scalar.
         self.holders: list[Any] = []
