@@ -84,11 +84,16 @@ for step in "${steps[@]}"; do
           > "$OUT/$name.log" 2>&1
         summary+=("$name: exit $?"); tail -${BENCH_TAIL:-12} "$OUT/$name.log"
       }
-      run_bench "hopper_ladder_$gpu" hopper --shapes 4096^3 8192^3 --b-layout col --kernels $ok
-      run_bench "hopper_square_$gpu" hopper --suite square --kernels $last
-      run_bench "hopper_square_fp16_$gpu" hopper --suite square --dtype float16 --kernels $last
-      run_bench "hopper_llm_$gpu" hopper --suite llm --kernels $last ${six:+$six:BN=128}
-      run_bench "model_$gpu" model ;;
+      want=" ${HOPPER_RESULTS:-ladder square square_fp16 llm model} "  # a subset, to save time
+      [[ $want == *" ladder "* ]] && run_bench "hopper_ladder_$gpu" hopper --shapes 4096^3 8192^3 --b-layout col --kernels $ok
+      [[ $want == *" square "* ]] && run_bench "hopper_square_$gpu" hopper --suite square --kernels $last
+      [[ $want == *" square_fp16 "* ]] && run_bench "hopper_square_fp16_$gpu" hopper --suite square --dtype float16 --kernels $last
+      [[ $want == *" llm "* ]] && run_bench "hopper_llm_$gpu" hopper --suite llm --kernels $last ${six:+$six:BN=128}
+      [[ $want == *" model "* ]] && run_bench "model_$gpu" model
+      if [[ $want == *" profile "* ]]; then
+        timeout 150 python3 scripts/profile_model.py --prefill > "$OUT/profile_prefill_$gpu.log" 2>&1
+        summary+=("profile_prefill: exit $? ($(grep -h '^== ' "$OUT/profile_prefill_$gpu.log" | tr '\n' ';'))")
+      fi ;;
     hopper_ncu)
       # One ncu pass per Hopper rung at 4096^3 bf16 (Linear layout): tensor-pipe (wgmma) activity,
       # DRAM and L2, and where warps wait. docs/hopper.md quotes these.
