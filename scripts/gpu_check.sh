@@ -2,10 +2,10 @@
 # Build, test and benchmark warpgemm on a GPU machine in one call, from the source tree.
 #
 #   scripts/gpu_check.sh [STEP ...]     steps: info tests ceiling bench host hopper hopper_results
-#                                       ncu stalls
+#                                       hopper_ncu clocks occupancy pack ncu stalls
 #                                       (default: info tests ceiling bench)
 #   PYTEST_ARGS="-k sgemm" BENCH_ARGS="sgemm --suite square" scripts/gpu_check.sh tests bench
-#   SMOKE_TIMEOUT=45 HOPPER_PYTEST_ARGS="-n 8" scripts/gpu_check.sh hopper
+#   SMOKE_TIMEOUT=45 HOPPER_PYTEST_ARGS="-n 8" SANITIZE=0 scripts/gpu_check.sh hopper
 #
 # Details go to $OUT (default ./gpu_out): pytest.log, bench.log, *.json, *.png.
 # A short summary is printed last.
@@ -38,11 +38,11 @@ for step in "${steps[@]}"; do
     host)
       # Host time per matmul call against torch.matmul; with BEFORE=dir, also for the tree in
       # dir/src, alternating, so that both see the same machine state.
-      for round in 1 2 3; do
+      for round in $(seq ${HOST_ROUNDS:-3}); do
         if [ -n "${BEFORE:-}" ]; then
           echo "== $BEFORE, round $round"; PYTHONPATH=$BEFORE/src python3 scripts/host_overhead.py
         fi
-        echo "== this tree, round $round"; python3 scripts/host_overhead.py
+        echo "== this tree, round $round"; python3 scripts/host_overhead.py ${HOST_ARGS:-}
       done 2>&1 | tee "$OUT/host.log"
       summary+=("host: $(grep -c 'host time' "$OUT/host.log") lines in $OUT/host.log") ;;
     hopper)
@@ -61,7 +61,7 @@ for step in "${steps[@]}"; do
         : > "$OUT/hopper_smoke_passed"
         timeout 540 python3 -m pytest -p no:cacheprovider -m gpu ${HOPPER_PYTEST_ARGS:-} tests/test_hopper.py 2>&1 | tee "$OUT/pytest_hopper.log" | tail -15
         summary+=("pytest hopper: $(grep -aE '[0-9]+ (passed|failed)' "$OUT/pytest_hopper.log" | tail -1)")
-        for tool in memcheck racecheck; do
+        for tool in $( [ "${SANITIZE:-1}" = 1 ] && echo memcheck racecheck); do
           timeout "${SANITIZER_TIMEOUT:-300}" compute-sanitizer --tool $tool --report-api-errors no --error-exitcode 9 python3 scripts/hopper_smoke.py \
             > "$OUT/sanitizer_$tool.log" 2>&1
           summary+=("compute-sanitizer $tool: exit $? ($(grep -hE 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/sanitizer_$tool.log" | tail -1))")
@@ -85,15 +85,46 @@ for step in "${steps[@]}"; do
         summary+=("$name: exit $?"); tail -${BENCH_TAIL:-12} "$OUT/$name.log"
       }
       want=" ${HOPPER_RESULTS:-ladder square square_fp16 llm model} "  # a subset, to save time
-      [[ $want == *" ladder "* ]] && run_bench "hopper_ladder_$gpu" hopper --shapes 4096^3 8192^3 --b-layout col --kernels $ok
+      # The ladder, and rung 06 without the wgmma overlap (IN_FLIGHT=0) for the gain of that step.
+      [[ $want == *" ladder "* ]] && run_bench "hopper_ladder_$gpu" hopper --shapes 4096^3 8192^3 --b-layout col --kernels $ok ${six:+$six:IN_FLIGHT=0}
       [[ $want == *" square "* ]] && run_bench "hopper_square_$gpu" hopper --suite square --kernels $last
       [[ $want == *" square_fp16 "* ]] && run_bench "hopper_square_fp16_$gpu" hopper --suite square --dtype float16 --kernels $last
-      [[ $want == *" llm "* ]] && run_bench "hopper_llm_$gpu" hopper --suite llm --kernels $last ${six:+$six:BN=128}
+      # The llm suite, and rung 06 without the last wave's K split (SPLITS=1) and with BN = 128.
+      [[ $want == *" llm "* ]] && run_bench "hopper_llm_$gpu" hopper --suite llm --kernels $last ${six:+$six:BN=128} ${six:+$six:SPLITS=1}
       [[ $want == *" model "* ]] && run_bench "model_$gpu" model
       if [[ $want == *" profile "* ]]; then
         timeout 150 python3 scripts/profile_model.py --prefill > "$OUT/profile_prefill_$gpu.log" 2>&1
         summary+=("profile_prefill: exit $? ($(grep -h '^== ' "$OUT/profile_prefill_$gpu.log" | tr '\n' ';'))")
       fi ;;
+    clocks)
+      # What bounds 8192^3: the SM clock and power while rung 06 and then cuBLAS run for a few
+      # seconds each (nvidia-smi samples every 100 ms; read only), and the wgmma pipe metrics
+      # this ncu knows.
+      for who in hopper/06_tma_store_epilogue cublas; do
+        nvidia-smi --query-gpu=timestamp,clocks.sm,clocks.mem,power.draw,temperature.gpu,clocks_event_reasons.active \
+          --format=csv,noheader -lms 100 > "$OUT/clocks_${who//\//_}.csv" &
+        smi=$!
+        python3 - "$who" <<'PY' 2>&1 | tee -a "$OUT/clocks.log"
+import sys, time, torch, warpgemm
+who = sys.argv[1]
+a = torch.randn(8192, 8192, device="cuda", dtype=torch.bfloat16)
+b = torch.randn(8192, 8192, device="cuda", dtype=torch.bfloat16).t()
+f = (lambda: a @ b) if who == "cublas" else (lambda: warpgemm.matmul(a, b, kernel=who))
+f(); torch.cuda.synchronize()
+s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+t0 = time.time(); n = 0; s.record()
+while time.time() - t0 < 4:
+    for _ in range(20): f()
+    n += 20; torch.cuda.synchronize()
+e.record(); e.synchronize()
+print(f"{who}: {n} calls, {2 * 8192**3 * n / (s.elapsed_time(e) * 1e-3) / 1e12:.1f} TFLOP/s over 4 s")
+PY
+        kill $smi
+        awk -F', ' '{c+=$2; p+=$4; n++} END {printf "  mean SM clock %.0f MHz, power %.0f W over %d samples\n", c/n, p/n, n}' \
+          "$OUT/clocks_${who//\//_}.csv" | tee -a "$OUT/clocks.log"
+      done
+      ncu --query-metrics --chip gh100 2>/dev/null | grep -iE 'gmma|pipe_tensor' > "$OUT/ncu_tensor_metrics.txt"
+      summary+=("clocks: $(tr '\n' ';' < "$OUT/clocks.log")") ;;
     hopper_ncu)
       # One ncu pass per Hopper rung at 4096^3 bf16 (Linear layout): tensor-pipe (wgmma) activity,
       # DRAM and L2, and where warps wait. docs/hopper.md quotes these.

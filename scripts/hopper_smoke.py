@@ -17,6 +17,8 @@ import warpgemm
 from warpgemm import catalog
 
 SHAPES = [(64, 128, 64), (129, 257, 65), (515, 1029, 333)]
+SPLIT_SHAPE = (300, 700, 3001)
+"""For the rungs that split the last wave's K range: 9 ragged tiles split 3 ways."""
 LAYOUTS = [("row", "row"), ("row", "col"), ("col", "row"), ("col", "col")]
 
 
@@ -30,11 +32,13 @@ def main(names: list[str]) -> int:
     names = names or [s.name for s in catalog.kernels("hopper")]
     worst = 0.0
     for name in names:
-        for m, n, k in SHAPES:
+        splits = catalog.get(name).last_wave is not None
+        for m, n, k in SHAPES + ([SPLIT_SHAPE] if splits else []):
+            params = {"SPLITS": 3} if (m, n, k) == SPLIT_SHAPE else {}
             for la, lb in LAYOUTS:
                 a, b = _operand(m, k, la), _operand(k, n, lb)
                 out = torch.full((m, n), float("nan"), dtype=torch.float32, device="cuda")
-                warpgemm.matmul(a, b, kernel=name, out=out, out_dtype=torch.float32)
+                warpgemm.matmul(a, b, kernel=name, out=out, out_dtype=torch.float32, **params)
                 torch.cuda.synchronize()
                 ref = a.double() @ b.double()
                 err = float((out.double() - ref).norm() / ref.norm())

@@ -1,5 +1,7 @@
 #!/usr/bin/env python3
-"""Host time per warpgemm.matmul call on a tiny problem, against torch.matmul, and where it goes.
+"""Host time per warpgemm.matmul call on tiny problems, against torch.matmul, and where it goes:
+64^3 (the mma.sync and small-M paths) and, on sm_90, 128 x 256 x 256 in the nn.Linear layout (the
+Hopper path, whose tensor maps are made per call).
 
     python scripts/host_overhead.py [--repeats 7] [--calls 1000] [--profile] [--compare DIR]
 
@@ -65,6 +67,11 @@ def main() -> None:
         "warpgemm.matmul bf16 (auto)": lambda: warpgemm.matmul(ah, bh),
         "torch.matmul fp32": lambda: torch.matmul(a, b),
     }
+    hopper = torch.cuda.get_device_capability() == (9, 0)
+    x, w = torch.randn(128, 256, device="cuda").bfloat16(), torch.randn(256, 256, device="cuda").bfloat16()
+    if hopper:
+        cases["warpgemm.matmul bf16 128x256x256 (hopper)"] = lambda: warpgemm.matmul(x, w.t())
+        cases["torch.matmul bf16 128x256x256"] = lambda: torch.matmul(x, w.t())
     if args.compare:
         other = load_other(args.compare)
         cases[f"{args.compare}: fp32 (sgemm/07)"] = lambda: other.matmul(a, b, kernel="sgemm/07_cp_async")
@@ -74,14 +81,16 @@ def main() -> None:
         for name, fn in cases.items():
             times[name].append(per_call_us(fn, args.calls))
     for name, ts in times.items():
-        print(f"host time per call, 64^3, {name:<36} min {min(ts):7.1f} us  median {statistics.median(ts):7.1f} us")
+        print(f"host time per call, {'' if '128x' in name else '64^3, '}{name:<44} min {min(ts):7.1f} us  median {statistics.median(ts):7.1f} us")
     if args.profile:
         prof = cProfile.Profile()
         prof.enable()
         for _ in range(2000):
             warpgemm.matmul(ah, bh)
+            if hopper:
+                warpgemm.matmul(x, w.t())
         prof.disable()
-        pstats.Stats(prof).sort_stats("tottime").print_stats(18)
+        pstats.Stats(prof).sort_stats("tottime").print_stats(25)
 
 
 if __name__ == "__main__":

@@ -20,6 +20,7 @@ import pytest
 
 import warpgemm
 from warpgemm import catalog
+from warpgemm.catalog import hopper
 from warpgemm.layout import Swizzle
 from warpgemm.runtime import tensor_map
 
@@ -133,9 +134,12 @@ def test_every_point_of_a_rungs_tuning_space_that_is_valid_compiles(name):
     import itertools
 
     keys = list(spec.tuning)
+    compiled = set()
     for values in itertools.product(*(spec.tuning[k] for k in keys)):
         p = spec.resolve(dict(zip(keys, values)))
-        if spec.valid(p):
+        template = tuple(v for key, v in p.items() if key not in spec.host_params)
+        if spec.valid(p) and template not in compiled:
+            compiled.add(template)
             k = warpgemm.compile(name, "sm_90a", a_layout="row", b_layout="col", **dict(zip(keys, values)))
             assert k.spill_bytes == 0, (p, k.log)
 
@@ -292,8 +296,76 @@ def test_every_point_of_the_tuning_space_is_correct(kernel):
     keys = list(spec.tuning)
     for values in itertools.product(*(spec.tuning[k] for k in keys)):
         p = dict(zip(keys, values))
-        if spec.valid(spec.resolve(p)):
-            _check(kernel, 1000, 1000, 1000, "row", "col", ("bfloat16", "bfloat16"), **p)
+        if spec.valid(spec.resolve(p)):  # few tiles and a long K: the persistent rungs split the last wave
+            _check(kernel, 500, 1000, 3000, "row", "col", ("bfloat16", "bfloat16"), **p)
+
+
+SPLIT_RUNGS = [name for name in RUNGS if catalog.get(name).last_wave is not None]
+# (M, N, K, SPLITS): one tile split 7 ways; 9 ragged tiles split 3 ways; a full wave and then 12
+# tiles split 4 ways; 2 k-tiles, the second ragged, one per part; and the cost model's choice.
+SPLIT_CASES = [(100, 200, 3000, 7), (300, 700, 3001, 3), (1100, 4096, 1024, 4), (200, 300, 65, 16),
+               (128, 4096, 4096, 0)]
+
+
+@pytest.mark.gpu
+@needs_hopper
+@pytest.mark.parametrize("kernel", SPLIT_RUNGS)
+@pytest.mark.parametrize("m,n,k,splits", SPLIT_CASES)
+@pytest.mark.parametrize("layouts", LAYOUTS)
+def test_a_split_last_wave_matches_float64_with_the_bias_in_every_layout(kernel, m, n, k, splits, layouts):
+    if splits == 0:  # the cost model's own choice splits this shape
+        assert catalog.get(kernel).instance(*layouts, "bfloat16").last_wave(m, n, k, 132)[1] > 1
+    for i, dtypes in enumerate(DTYPE_PAIRS[:2] if layouts[0] == "row" else DTYPE_PAIRS[2:]):
+        _check(kernel, m, n, k, *layouts, dtypes, bias=i == 0, SPLITS=splits)
+
+
+@pytest.mark.gpu
+@needs_hopper
+@pytest.mark.parametrize("kernel", SPLIT_RUNGS)
+def test_a_split_last_wave_gives_the_same_bits_every_run_and_leaves_its_counters_zero(kernel):
+    import torch
+    from warpgemm.runtime.launch import _counters
+
+    a = torch.randn(300, 3001, device="cuda", dtype=torch.bfloat16)
+    b = torch.randn(700, 3001, device="cuda", dtype=torch.bfloat16).t()
+    runs = [warpgemm.matmul(a, b, kernel=kernel, out_dtype=torch.float32, SPLITS=5) for _ in range(6)]
+    torch.cuda.synchronize()
+    assert all(torch.equal(runs[0], r) for r in runs[1:])
+    unsplit = warpgemm.matmul(a, b, kernel=kernel, out_dtype=torch.float32, SPLITS=1)
+    assert not torch.equal(runs[0], unsplit)  # the split really ran: another order of the sums
+    assert torch.allclose(runs[0], unsplit, rtol=1e-4, atol=1e-3)
+    assert all(int(buf.abs().sum()) == 0 for bufs in _counters.values() for buf in bufs)
+
+
+@pytest.mark.gpu
+@needs_hopper
+def test_split_launches_on_four_streams_at_once_get_correct_results():
+    import threading
+
+    import torch
+
+    b = torch.randn(2048, 4096, device="cuda", dtype=torch.bfloat16).t()
+    errors: list[str] = []
+
+    def work(i: int) -> None:
+        from test_hgemm import _rel_err
+
+        stream = torch.cuda.Stream()
+        with torch.cuda.stream(stream):
+            for step in range(10):
+                a = torch.randn(100 + 30 * i, 4096, device="cuda", dtype=torch.bfloat16)
+                c = warpgemm.matmul(a, b, kernel="hopper/06_tma_store_epilogue", SPLITS=4)
+                err = _rel_err(c, a.double() @ b.double())
+                if not err < 1e-2:
+                    errors.append(f"stream {i} step {step}: {err}")
+        stream.synchronize()
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
 
 
 @pytest.mark.gpu
@@ -387,8 +459,47 @@ def test_the_sass_issues_hgmma(kernel, tmp_path):
 def test_a_persistent_rung_launches_a_block_per_sm_at_most_and_one_per_tile_at_least():
     inst = catalog.get("hopper/04_persistent").instance("row", "col", "bfloat16")
     assert inst.grid(4096, 4096, 4096, sms=132) == (132, 1, 1)   # 512 tiles of 128 x 256
-    assert inst.grid(256, 512, 64, sms=132) == (4, 1, 1)         # 4 tiles
+    assert inst.grid(256, 512, 64, sms=132) == (4, 1, 1)         # 4 tiles, one k-tile each: no split
     assert inst.grid(1, 1, 1, sms=132) == (1, 1, 1)
+
+
+# -- the last wave's K split (sm90/tile_scheduler.cuh, sm90/split_k_reduction.cuh) -----------
+
+def test_a_full_last_wave_is_not_split():
+    p = catalog.get("hopper/06_tma_store_epilogue").resolve()
+    assert hopper.last_wave(128 * 12, 256 * 11, 8192, p, 132) == (0, 1)      # 132 tiles: one full wave
+    assert hopper.last_wave(128 * 24, 256 * 11, 8192, p, 132) == (0, 1)      # two full waves
+
+
+def test_the_tiles_of_a_partial_last_wave_are_split_over_k_onto_the_idle_sms():
+    p = catalog.get("hopper/06_tma_store_epilogue").resolve()
+    # M = 128, N = K = 4096: 16 tiles on 132 SMs, 64 k-tiles each. The cost model (k-tiles:
+    # ceil(64 / S) + (S + 1) * 8/3 for the partial sums) is least at S = 5.
+    assert hopper.last_wave(128, 4096, 4096, p, 132) == (16, 5)
+    # 144 tiles: a full wave, then 12 tiles, which may take 11 SMs each.
+    assert hopper.last_wave(1100, 4096, 4096, p, 132) == (12, 5)
+    # A short K is not worth splitting: 16 k-tiles cost 16 unsplit, 8 + 3 * 8/3 = 16 in two.
+    assert hopper.last_wave(128, 4096, 1024, p, 132) == (0, 1)
+
+
+def test_a_split_is_capped_by_the_idle_sms_the_k_tiles_and_the_splits_parameter():
+    spec = catalog.get("hopper/06_tma_store_epilogue")
+    assert hopper.last_wave(200, 300, 65, spec.resolve({"SPLITS": 16}), 132) == (4, 2)   # 2 k-tiles
+    assert hopper.last_wave(128, 256 * 40, 8192, spec.resolve({"SPLITS": 16}), 132) == (40, 3)  # 132 // 40
+    assert hopper.last_wave(128, 4096, 8192, spec.resolve({"SPLITS": 3}), 132) == (16, 3)
+    assert hopper.last_wave(128, 4096, 8192, spec.resolve({"SPLITS": 1}), 132) == (0, 1)
+    assert hopper.last_wave(128, 4096, 8192, spec.resolve({"CLUSTER": 2}), 132) == (0, 1)  # clusters never split
+
+
+def test_a_split_grid_has_a_block_per_unit_of_work_and_a_workspace_for_every_unit():
+    inst = catalog.get("hopper/06_tma_store_epilogue").instance("row", "col", "bfloat16", "bfloat16")
+    assert inst.grid(128, 4096, 4096, sms=132) == (80, 1, 1)         # 16 tiles x 5 parts
+    assert inst.workspace_bytes(128, 4096, 4096, 132) == 80 * 128 * 256 * 4
+    assert inst.counters_needed(128, 4096, 4096, 132) == 16 * 2      # per tile and consumer warpgroup
+    assert inst.grid(128 * 11 + 1, 4096, 8192, sms=132) == (132, 1, 1)  # 192 tiles: 132, then 60 x 2
+    assert inst.workspace_bytes(4096, 4096, 4096, 132) == 0
+    assert inst.counters_needed(4096, 4096, 4096, 132) == 0
+    assert "SPLITS" not in inst.name_expression and inst.name_expression.endswith(", 1, 1>")
 
 
 def test_a_cluster_rung_launches_whole_clusters_of_vertically_adjacent_tiles():

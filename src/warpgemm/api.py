@@ -262,39 +262,50 @@ def _matmul(a: torch.Tensor, b: torch.Tensor, bias: torch.Tensor | None, out_dty
 
 def _keep_plan(plan_key: tuple, inst: KernelInstance, oa: Operand, ob: Operand, c: torch.Tensor,
                bias: torch.Tensor | None, m: int, n: int, k: int, device: int, bias_after: bool) -> None:
-    workspace = _workspace(inst, m, n, k, device)
-    scratch = workspace.scratch if workspace is not None else None
+    kernel = compile_kernel(inst.source, inst.name_expression, arch_of(device))
+    slots = _resident(inst, kernel, device)
+    workspace = _workspace(inst, m, n, k, device, slots)
     args = inst.args(oa, ob, c, m, n, k, workspace, bias)
     template = planned_args(args)
     if template is None or inst.cluster is not None:
-        if workspace is None:
-            _keep_args_plan(plan_key, inst, oa, ob, c, args, m, n, k, device, bias_after)
+        _keep_args_plan(plan_key, inst, kernel, slots, oa, ob, c, args, m, n, k, device, bias_after, workspace)
         return
-    slots = tuple(next((i for i, x in enumerate(args) if x is t), -1) if t is not None else -1
-                  for t in (oa.tensor, ob.tensor, c, bias, scratch))
-    if min(slots[:3]) < 0 or (scratch is not None and slots[4] < 0):
+    scratch = workspace.scratch if workspace is not None else None
+    counters = workspace.counters if workspace is not None else None
+    slots_of = tuple(next((i for i, x in enumerate(args) if x is t), -1) if t is not None else -1
+                     for t in (oa.tensor, ob.tensor, c, bias, scratch, counters))
+    if min(slots_of[:3]) < 0 or (scratch is not None and slots_of[4] < 0) or (counters is not None
+                                                                              and slots_of[5] < 0):
         return
-    kernel = compile_kernel(inst.source, inst.name_expression, arch_of(device))
     align = inst.spec.align_elems * oa.tensor.element_size()
-    config = planned_config(inst.grid(m, n, k, sm_count(device)), inst.block, inst.smem_bytes)
+    config = planned_config(inst.grid(m, n, k, slots), inst.block, inst.smem_bytes)
     plan.put(plan_key, plan.Plan(kernel.function(device), config,
-                                 template, slots, (m, n), c.dtype, align, device, bias_after,
-                                 0 if scratch is None else scratch.numel()))
+                                 template, slots_of, (m, n), c.dtype, align, device, bias_after,
+                                 0 if scratch is None else scratch.numel(),
+                                 0 if counters is None else counters.numel()))
 
 
-def _keep_args_plan(plan_key: tuple, inst: KernelInstance, oa: Operand, ob: Operand, c: torch.Tensor,
-                    args: tuple[Any, ...], m: int, n: int, k: int, device: int, bias_after: bool) -> None:
+def _keep_args_plan(plan_key: tuple, inst: KernelInstance, kernel: CompiledKernel, slots: int, oa: Operand,
+                    ob: Operand, c: torch.Tensor, args: tuple[Any, ...], m: int, n: int, k: int, device: int,
+                    bias_after: bool, workspace: Workspace | None) -> None:
     """The plan of a kernel that takes tensor maps or runs in clusters: its arguments are made
-    again for each call (the maps encode the operands' addresses), and it launches through a
-    driver launch set up once."""
-    kernel = compile_kernel(inst.source, inst.name_expression, arch_of(device))
-    launcher = DriverLaunch(kernel, kernel.function(device), inst.grid(m, n, k, _resident(inst, kernel, device)),
+    again for each call (the maps encode the operands' addresses; scratch memory comes from
+    torch's allocator and counters from the stream's buffer), and it launches through a driver
+    launch set up once."""
+    launcher = DriverLaunch(kernel, kernel.function(device), inst.grid(m, n, k, slots),
                             inst.block, inst.smem_bytes, inst.cluster, args)
     a_layout, a_ld, b_layout, b_ld = oa.layout, oa.ld, ob.layout, ob.ld
+    nbytes = 0 if workspace is None or workspace.scratch is None else workspace.scratch.numel()
+    count = 0 if workspace is None or workspace.counters is None else workspace.counters.numel()
+    splits = 1 if workspace is None else workspace.splits
 
     def make_args(a: torch.Tensor, b: torch.Tensor, c: torch.Tensor, bias: torch.Tensor | None) -> tuple:
+        ws = None
+        if workspace is not None:
+            ws = Workspace(torch.empty(nbytes, dtype=torch.uint8, device=a.device) if nbytes else None,
+                           zeroed_counters(device, count) if count else None, splits)
         return inst.args(Operand(a, a_layout, a_ld, False), Operand(b, b_layout, b_ld, False), c, m, n, k,
-                         None, bias)
+                         ws, bias)
 
     align = inst.spec.align_elems * oa.tensor.element_size()
     plan.put(plan_key, plan.ArgsPlan(make_args, launcher, (m, n), c.dtype, align, device, bias_after))
@@ -331,14 +342,16 @@ def _operands(spec: KernelSpec, a: torch.Tensor, b: torch.Tensor, la: tuple[str,
     return oa, ob
 
 
-def _workspace(inst: KernelInstance, m: int, n: int, k: int, device: int) -> Workspace | None:
-    """Scratch memory and zeroed counters, where the instance needs them."""
-    nbytes = inst.workspace_bytes(m, n, k)
-    count = inst.counters_needed(m, n, k)
+def _workspace(inst: KernelInstance, m: int, n: int, k: int, device: int, slots: int) -> Workspace | None:
+    """Scratch memory, zeroed counters and the last wave's split, where the instance needs them
+    (``slots``: the blocks that run at once)."""
+    nbytes = inst.workspace_bytes(m, n, k, slots)
+    count = inst.counters_needed(m, n, k, slots)
     if not nbytes and not count:
         return None
     scratch = torch.empty(nbytes, dtype=torch.uint8, device=f"cuda:{device}") if nbytes else None
-    return Workspace(scratch, zeroed_counters(device, count) if count else None)
+    return Workspace(scratch, zeroed_counters(device, count) if count else None,
+                     inst.last_wave(m, n, k, slots)[1])
 
 
 def _resident(inst: KernelInstance, kernel: CompiledKernel, device: int) -> int:
@@ -355,14 +368,14 @@ def run_instance(inst: KernelInstance, a: Operand, b: Operand, c: torch.Tensor, 
     current one) and torch's current stream, with a workspace when the instance needs one.
     ``bias`` goes to kernels that add it in their epilogue."""
     arch = arch_of(device)
-    workspace = _workspace(inst, m, n, k, device)
     kernel = compile_kernel(inst.source, inst.name_expression, arch)
+    slots = _resident(inst, kernel, device)
+    workspace = _workspace(inst, m, n, k, device, slots)
     if inst.single_launch:
-        launch(kernel, inst.grid(m, n, k, _resident(inst, kernel, device)), inst.block,
-               inst.args(a, b, c, m, n, k, workspace, bias),
+        launch(kernel, inst.grid(m, n, k, slots), inst.block, inst.args(a, b, c, m, n, k, workspace, bias),
                shared_bytes=inst.smem_bytes, device=device, cluster=inst.cluster)
         return
-    for step in inst.launches(a, b, c, m, n, k, workspace, bias, _resident(inst, kernel, device)):
+    for step in inst.launches(a, b, c, m, n, k, workspace, bias, slots):
         kernel = compile_kernel(step.source, step.name_expression, arch)
         launch(kernel, step.grid, step.block, step.args, shared_bytes=step.smem_bytes, device=device,
                cluster=step.cluster)

@@ -20,7 +20,7 @@ from typing import Any, Callable, Sequence
 import torch
 
 from .runtime import compiler as _compiler
-from .runtime.launch import launch_planned
+from .runtime.launch import launch_planned, zeroed_counters
 
 _plans: dict[tuple, "Plan | ArgsPlan"] = {}
 
@@ -29,17 +29,17 @@ class Plan:
     """One problem's launch: ``run(a, b, bias, out)`` for operands of that problem."""
 
     __slots__ = ("fn", "config", "args", "slots", "shape", "dtype", "align", "device", "bias_after",
-                 "scratch_bytes")
+                 "scratch_bytes", "counters")
 
     def __init__(self, fn: Any, config: Any, args: Sequence[Any], slots: tuple[int, ...],
                  shape: tuple[int, int], dtype: torch.dtype, align: int, device: int, bias_after: bool,
-                 scratch_bytes: int = 0):
+                 scratch_bytes: int = 0, counters: int = 0):
         self.fn = fn
         self.config = config
         self.args = list(args)
         self.slots = slots
-        """Where the addresses of A, B, C, the bias and the scratch memory go in ``args`` (-1:
-        not an argument)."""
+        """Where the addresses of A, B, C, the bias, the scratch memory and the counters go in
+        ``args`` (-1: not an argument)."""
         self.shape = shape
         self.dtype = dtype
         self.align = align
@@ -49,6 +49,8 @@ class Plan:
         """The kernel does not add the bias: ``run`` adds it after."""
         self.scratch_bytes = scratch_bytes
         """Scratch memory each launch gets (allocated per call, from torch's caching allocator)."""
+        self.counters = counters
+        """Zeroed counters each launch gets (the current stream's buffer)."""
 
     def run(self, a: torch.Tensor, b: torch.Tensor, bias: torch.Tensor | None,
             out: torch.Tensor | None) -> torch.Tensor | None:
@@ -59,7 +61,7 @@ class Plan:
             return None
         c = torch.empty(self.shape, dtype=self.dtype, device=a.device) if out is None else out
         args = self.args.copy()
-        ia, ib, ic, ibias, iscratch = self.slots
+        ia, ib, ic, ibias, iscratch, icounters = self.slots
         args[ia] = pa
         args[ib] = pb
         args[ic] = c.data_ptr()
@@ -69,6 +71,8 @@ class Plan:
         if iscratch >= 0:
             scratch = torch.empty(self.scratch_bytes, dtype=torch.uint8, device=a.device)
             args[iscratch] = scratch.data_ptr()
+        if icounters >= 0:
+            args[icounters] = zeroed_counters(self.device, self.counters).data_ptr()
         launch_planned(self.fn, self.config, args, self.device)
         del scratch  # back to the caching allocator, for later work on this stream
         if self.bias_after and bias is not None:

@@ -4,6 +4,8 @@ sm_90a only).
 Every rung takes its operands as two TMA tensor maps (``runtime.tensor_map``), built by its ABI
 from the prepared operands and cached, then C, M, N, K, ldc and the bias:
 ``(TmaDescriptor tma_a, TmaDescriptor tma_b, TC* C, int M, int N, int K, int ldc, const T* bias)``.
+Rung 06 adds C's tensor map (before C) and a flag (after the bias); rungs 04 and 06 end with the
+K split of the last wave: ``float* workspace, int* counters, int splits`` (:func:`last_wave`).
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ import numpy as np
 
 from ..runtime import tensor_map
 from ..runtime.launch import ParamBlock
-from .spec import COL, NULL, ROW, Family, KernelSpec
+from .spec import COL, NULL, ROW, Family, KernelSpec, cdiv
 
 _TMA = ("TMA: 16-byte aligned base pointer and leading dimension (a multiple of 8 elements); "
         "other inputs are copied to an aligned buffer first")
@@ -60,7 +62,67 @@ def _tma_store_args(inst: Any, a: Any, b: Any, c: Any, m: int, n: int, k: int, w
     map_c = tensor_map.output_map(inst.out_dtype, m, n, c.stride(0))
     usable = tensor_map.fits(map_c, c.data_ptr())
     block = tensor_map.encode(map_c, c.data_ptr()) if usable else _NO_MAP
-    return (map_a, map_b, block, c_arg, *rest, np.int32(usable))
+    return (map_a, map_b, block, c_arg, *rest, np.int32(usable), *_split_args(workspace))
+
+
+MAX_SPLITS = 16
+"""The most ways a tail tile's K range is split."""
+
+
+def last_wave(m: int, n: int, k: int, p: Mapping[str, int], slots: int) -> tuple[int, int]:
+    """``(tail_tiles, splits)`` of a persistent rung (CLUSTER = 1) on ``slots`` blocks: the R
+    tiles of the last, partial wave (T % slots, or T when T < slots), and how many ways each
+    one's K range is split so that they occupy the idle blocks (sm90/tile_scheduler.cuh).
+
+    ``p["SPLITS"]`` = 1 never splits; n > 1 splits n ways at most; 0 chooses by a cost model in
+    units of one k-tile's time: the tail takes ceil(k_tiles / S) k-tiles, plus, when split, one
+    write and S reads of a tile's fp32 partial sums, each costing ``rho`` k-tiles, where rho is
+    the partial's bytes over a k-tile's operand bytes (both move at the SM's L2 bandwidth when
+    the mainloop runs at speed). The split must fit (R * S <= slots) and leave every part a
+    k-tile (S <= k_tiles)."""
+    if p.get("CLUSTER", 1) != 1 or p.get("SPLITS", 1) == 1 or slots <= 0:
+        return 0, 1
+    bm, bn, bk = p["BM"], p["BN"], p["BK"]
+    tiles = cdiv(m, bm) * cdiv(n, bn)
+    tail = tiles % slots if tiles >= slots else tiles
+    k_tiles = cdiv(k, bk)
+    most = min(slots // tail if tail else 1, k_tiles, p["SPLITS"] or MAX_SPLITS)
+    if tail == 0 or most < 2:
+        return 0, 1
+    if p["SPLITS"]:
+        return tail, most
+    rho = (4 * bm * bn) / (2 * (bm + bn) * bk)
+    best, best_cost = 1, float(k_tiles)
+    for s in range(2, most + 1):
+        cost = cdiv(k_tiles, s) + (s + 1) * rho
+        if cost < best_cost:
+            best, best_cost = s, cost
+    return (tail, best) if best > 1 else (0, 1)
+
+
+def _split_scratch(m: int, n: int, k: int, p: Mapping[str, int], slots: int) -> int:
+    # The fp32 partial sums of every unit of every split tile.
+    tail, splits = last_wave(m, n, k, p, slots)
+    return 4 * tail * splits * p["BM"] * p["BN"] if splits > 1 else 0
+
+
+def _split_counters(m: int, n: int, k: int, p: Mapping[str, int], slots: int) -> int:
+    # One per split tile and consumer warpgroup.
+    tail, splits = last_wave(m, n, k, p, slots)
+    return tail * (p["BM"] // 64) if splits > 1 else 0
+
+
+def _split_args(workspace: Any) -> tuple[Any, ...]:
+    """The trailing ``float* workspace, int* counters, int splits`` of rungs 04 and 06."""
+    if workspace is None or workspace.splits == 1:
+        return NULL, NULL, np.int32(1)
+    return workspace.scratch, workspace.counters, np.int32(workspace.splits)
+
+
+def _split_tma_args(inst: Any, a: Any, b: Any, c: Any, m: int, n: int, k: int, workspace: Any = None,
+                    bias: Any = None) -> tuple[Any, ...]:
+    """Rung 04: rung 01's arguments, then the split's."""
+    return _tma_args(inst, a, b, c, m, n, k, workspace, bias) + _split_args(workspace)
 
 
 def _valid_for(warpgroups: tuple[int, ...], bns: tuple[int, ...] = _WGMMA_N, smem=_smem):
@@ -92,28 +154,35 @@ HOPPER: tuple[KernelSpec, ...] = (
        tuning={"BN": (128, 256), "STAGES": (2, 3, 4)}, valid=_valid_for((2,), (128, 256))),
     _f(3, "warp specialisation: a TMA producer warpgroup, consumer warpgroups, a full/empty ring; "
           "setmaxnreg", "warp_specialized",
-       "hopper_warp_specialized", params={"BM": 128, "BN": 256, "BK": 64, "STAGES": 4},
+       "hopper_warp_specialized", params={"BM": 128, "BN": 256, "BK": 64, "STAGES": 4, "IN_FLIGHT": 1},
        threads=lambda p: 128 * (1 + p["BM"] // 64),
-       tuning={"BM": (64, 128), "BN": (128, 192, 256), "STAGES": (3, 4, 5)}, valid=_valid_for((1, 2))),
-    _f(4, "a persistent grid (a block per SM) walking tiles in groups of GROUP tile-rows; the ring "
-          "runs on across tiles", "persistent", "hopper_persistent",
-       params={"BM": 128, "BN": 256, "BK": 64, "STAGES": 4, "GROUP": 8},
-       threads=lambda p: 128 * (1 + p["BM"] // 64), persistent=True,
-       tuning={"BN": (128, 192, 256), "STAGES": (3, 4, 5), "GROUP": (1, 8, 16)},
-       valid=lambda p: _valid_for((1, 2))(p) and p["GROUP"] >= 1),
+       tuning={"BM": (64, 128), "BN": (128, 192, 256), "STAGES": (3, 4, 5)},
+       valid=lambda p: _valid_for((1, 2))(p) and p["IN_FLIGHT"] in (0, 1)),
+    _f(4, "a persistent grid walking tiles in groups of GROUP tile-rows; the last wave's tiles split "
+          "over K", "persistent", "hopper_persistent",
+       params={"BM": 128, "BN": 256, "BK": 64, "STAGES": 4, "GROUP": 8, "IN_FLIGHT": 1, "SPLITS": 0},
+       threads=lambda p: 128 * (1 + p["BM"] // 64), persistent=True, abi=_split_tma_args,
+       last_wave=last_wave, workspace=_split_scratch, counters=_split_counters, host_params=("SPLITS",),
+       tuning={"BN": (128, 192, 256), "STAGES": (3, 4, 5), "GROUP": (1, 8, 16), "SPLITS": (0, 1)},
+       valid=lambda p: (_valid_for((1, 2))(p) and p["GROUP"] >= 1 and p["IN_FLIGHT"] in (0, 1)
+                        and 0 <= p["SPLITS"] <= MAX_SPLITS)),
     _f(5, "clusters of 2 x 1: two vertically adjacent tiles share B, each block loading half of it "
           "with TMA multicast", "cluster_multicast", "hopper_cluster_multicast",
-       params={"BM": 128, "BN": 256, "BK": 64, "STAGES": 4, "GROUP": 8},
+       params={"BM": 128, "BN": 256, "BK": 64, "STAGES": 4, "GROUP": 8, "IN_FLIGHT": 1},
        threads=lambda p: 128 * (1 + p["BM"] // 64), persistent=True, cluster=lambda p: (2, 1, 1),
        tuning={"BN": (128, 256), "STAGES": (3, 4, 5), "GROUP": (1, 4, 8)},
-       valid=lambda p: _valid_for((1, 2), (128, 256))(p) and p["GROUP"] >= 1),
+       valid=lambda p: (_valid_for((1, 2), (128, 256))(p) and p["GROUP"] >= 1 and p["IN_FLIGHT"] in (0, 1))),
     _f(6, "the epilogue through stmatrix, shared memory and TMA stores, overlapped with the next "
           "tile's mainloop", "tma_store_epilogue", "hopper_tma_store_epilogue",
-       params={"BM": 128, "BN": 256, "BK": 64, "STAGES": 4, "GROUP": 8, "CLUSTER": 1},
+       params={"BM": 128, "BN": 256, "BK": 64, "STAGES": 4, "GROUP": 8, "CLUSTER": 1, "IN_FLIGHT": 1,
+               "SPLITS": 0},
        threads=lambda p: 128 * (1 + p["BM"] // 64), persistent=True, smem_bytes=_smem_staged,
-       abi=_tma_store_args,
+       abi=_tma_store_args, last_wave=last_wave, workspace=_split_scratch, counters=_split_counters,
+       host_params=("SPLITS",),
        cluster=lambda p: (p["CLUSTER"], 1, 1) if p["CLUSTER"] > 1 else None,
-       tuning={"BN": (128, 192, 256), "STAGES": (3, 4), "GROUP": (1, 8, 16), "CLUSTER": (1, 2)},
+       tuning={"BN": (128, 256), "STAGES": (3, 4), "GROUP": (8, 16), "CLUSTER": (1, 2), "IN_FLIGHT": (0, 1),
+               "SPLITS": (0, 1)},
        valid=lambda p: (_valid_for((1, 2), smem=_smem_staged)(p) and p["GROUP"] >= 1
-                        and p["CLUSTER"] in (1, 2) and (p["CLUSTER"] == 1 or p["BN"] in (128, 256)))),
+                        and p["CLUSTER"] in (1, 2) and (p["CLUSTER"] == 1 or p["BN"] in (128, 256))
+                        and p["IN_FLIGHT"] in (0, 1) and 0 <= p["SPLITS"] <= MAX_SPLITS)),
 )

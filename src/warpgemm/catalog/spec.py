@@ -93,10 +93,12 @@ def gemm_args(inst: "KernelInstance", a: Any, b: Any, c: Any, m: int, n: int, k:
 
 class Workspace(NamedTuple):
     """What a launch gets besides its operands: scratch memory (a uint8 tensor) and zeroed
-    counters (an int32 tensor), each None when the kernel needs none."""
+    counters (an int32 tensor), each None when the kernel needs none, and the persistent
+    schedule's K split of its last wave's tiles (:meth:`KernelInstance.last_wave`)."""
 
     scratch: Any = None
     counters: Any = None
+    splits: int = 1
 
 
 def gemm_bias_args(inst: "KernelInstance", a: Any, b: Any, c: Any, m: int, n: int, k: int,
@@ -177,13 +179,20 @@ class KernelSpec:
     small-M kernel holds; explicit parameters override them."""
     max_m: Callable[[Params], int] | None = None
     """The largest M the kernel computes with these parameters (None: any)."""
-    workspace: Callable[[int, int, int, Params], int] | None = None
-    """Bytes of scratch device memory a launch needs for an (M, N, K) problem (None: none); the
-    ``abi`` gets it as ``workspace.scratch``."""
-    counters: Callable[[int, int, int, Params], int] | None = None
-    """How many int32 counters a launch needs: zero when it starts, left zero when it ends (a
-    persistent buffer per device, ``runtime.counters``); the ``abi`` gets them as
-    ``workspace.counters``."""
+    workspace: Callable[[int, int, int, Params, int], int] | None = None
+    """Bytes of scratch device memory a launch needs for an (M, N, K) problem on a device where
+    ``slots`` blocks run at once (None: none); the ``abi`` gets it as ``workspace.scratch``."""
+    counters: Callable[[int, int, int, Params, int], int] | None = None
+    """How many int32 counters a launch needs (same arguments): zero when it starts, left zero
+    when it ends (a persistent buffer per device and stream, ``runtime.launch.zeroed_counters``);
+    the ``abi`` gets them as ``workspace.counters``."""
+    last_wave: Callable[[int, int, int, Params, int], tuple[int, int]] | None = None
+    """For a persistent kernel that can split the K range of the tiles of its last, partial wave:
+    ``(tail_tiles, splits)`` for an (M, N, K) problem on ``slots`` blocks. The grid then has
+    ``tiles - tail_tiles + tail_tiles * splits`` units of work (at most ``slots`` blocks)."""
+    host_params: tuple[str, ...] = ()
+    """Parameters read on the host only (by ``last_wave``, ``workspace``...), not template
+    arguments of the kernel."""
     steps: tuple[Step, ...] = ()
     """Launches after the main kernel, in order."""
     spill_free: bool = True
@@ -296,7 +305,7 @@ class KernelSpec:
         args = ["true" if a_layout == ROW else "false", "true" if b_layout == ROW else "false"]
         if self.typed:
             args += [dtypes.get(in_dtype).cxx, dtypes.get(out_dtype).cxx]  # type: ignore[arg-type]
-        args += [str(int(p[k])) for k in self.params]
+        args += [str(int(p[k])) for k in self.params if k not in self.host_params]
         return KernelInstance(
             spec=self, a_layout=a_layout, b_layout=b_layout, in_dtype=in_dtype,
             out_dtype=out_dtype,  # type: ignore[arg-type]
@@ -342,23 +351,34 @@ class KernelInstance:
         without it they get a block per tile."""
         if self.spec.persistent:
             # Clusters of cx blocks take cx vertically adjacent tiles each: a grid of whole
-            # clusters, at most one block per SM.
+            # clusters, at most one block per SM. A split last wave adds units of work.
             bm, bn = self.spec.tile(self.params)
             cx = self.cluster[0] if self.cluster is not None else 1
             units = cdiv(m, cx * bm) * cdiv(n, bn)
+            tail, splits = self.last_wave(m, n, k, sms)
+            units += tail * (splits - 1)
             return (cx * max(1, min(units, (sms or cx * units) // cx)), 1, 1)
         if self.spec.grid is not None:
             return self.spec.grid(m, n, self.params)
         bm, bn = self.spec.tile(self.params)
         return (cdiv(n, bn), cdiv(m, bm), 1)
 
-    def workspace_bytes(self, m: int, n: int, k: int) -> int:
-        """Bytes of scratch device memory the launches need."""
-        return 0 if self.spec.workspace is None else self.spec.workspace(m, n, k, self.params)
+    def last_wave(self, m: int, n: int, k: int, slots: int | None) -> tuple[int, int]:
+        """``(tail_tiles, splits)``: how many tiles a persistent grid of ``slots`` blocks leaves
+        for its last, partial wave, and how many ways it splits each one's K range. (0, 1) for
+        kernels that do not split, and when ``slots`` is unknown."""
+        if self.spec.last_wave is None or slots is None:
+            return 0, 1
+        return self.spec.last_wave(m, n, k, self.params, slots)
 
-    def counters_needed(self, m: int, n: int, k: int) -> int:
+    def workspace_bytes(self, m: int, n: int, k: int, slots: int | None = None) -> int:
+        """Bytes of scratch device memory the launches need, on a device where ``slots`` blocks
+        run at once."""
+        return 0 if self.spec.workspace is None else self.spec.workspace(m, n, k, self.params, slots or 0)
+
+    def counters_needed(self, m: int, n: int, k: int, slots: int | None = None) -> int:
         """How many zeroed int32 counters the launches need."""
-        return 0 if self.spec.counters is None else self.spec.counters(m, n, k, self.params)
+        return 0 if self.spec.counters is None else self.spec.counters(m, n, k, self.params, slots or 0)
 
     def args(self, a: Any, b: Any, c: Any, m: int, n: int, k: int, workspace: Any = None,
              bias: Any = None) -> tuple[Any, ...]:

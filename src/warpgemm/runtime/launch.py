@@ -325,17 +325,18 @@ class DriverLaunch:
             raise RuntimeError(f"{self.kernel.name_expression}: cuLaunchKernelEx failed: {err.name}")
 
 
-_counters: dict[int, list[Any]] = {}
+_counters: dict[tuple[int, int], list[Any]] = {}
 
 
 def zeroed_counters(device: int, count: int) -> Any:
-    """``count`` int32 counters on CUDA device ``device``, zero now, for kernels that leave them
-    zero when they finish (so the buffer is made once and shared by every launch). A larger
-    request makes a larger buffer; earlier ones are kept, since captured CUDA graphs may hold
-    their addresses."""
+    """``count`` int32 counters on CUDA device ``device`` for torch's current stream, zero now,
+    for kernels that leave them zero when they finish (so the buffer is made once and shared by
+    every launch on the stream; launches on other streams may run at the same time, so each
+    stream has its own). A larger request makes a larger buffer; earlier ones are kept, since
+    captured CUDA graphs may hold their addresses."""
     import torch
 
-    buffers = _counters.setdefault(device, [])
+    buffers = _counters.setdefault((device, torch._C._cuda_getCurrentRawStream(device)), [])
     if not buffers or buffers[-1].numel() < count:
         buffers.append(torch.zeros(max(count, 4096), dtype=torch.int32, device=f"cuda:{device}"))
     return buffers[-1][:count]

@@ -55,6 +55,16 @@ __device__ __forceinline__ void named_barrier_sync(int id, int threads) {
     asm volatile("bar.sync %0, %1;\n" :: "r"(id), "r"(threads) : "memory");
 }
 
+// The same barrier, returning to every thread whether `pred` was true in any of them
+// (bar.red.or): how one thread's finding reaches its warpgroup without shared memory.
+__device__ __forceinline__ bool named_barrier_or(int id, int threads, bool pred) {
+    uint32_t any;
+    asm volatile("{\n .reg .pred p, q;\n setp.ne.u32 p, %1, 0;\n bar.red.or.pred q, %2, %3, p;\n"
+                 " selp.u32 %0, 1, 0, q;\n}\n"
+                 : "=r"(any) : "r"(static_cast<uint32_t>(pred)), "r"(id), "r"(threads) : "memory");
+    return any != 0;
+}
+
 // ---------------------------------------------------------------------------------------------
 // mbarrier: a shared-memory barrier that counts arrivals and transaction bytes
 // ---------------------------------------------------------------------------------------------

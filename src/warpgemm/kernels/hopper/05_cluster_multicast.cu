@@ -21,14 +21,15 @@
 // Launch with 2 * min(ceil(M / (2 BM)) * ceil(N / BN), SMs / 2) blocks in clusters of (2, 1, 1),
 // 128 * (1 + BM / 64) threads and STAGES * (BM + BN) * BK * sizeof(T) + 16 * STAGES bytes of
 // dynamic shared memory. B's tensor map has boxes of BN / 2 rows when B is K-major.
-template <bool A_ROW, bool B_ROW, typename T, typename TC, int BM, int BN, int BK, int STAGES, int GROUP>
+template <bool A_ROW, bool B_ROW, typename T, typename TC, int BM, int BN, int BK, int STAGES, int GROUP,
+          int IN_FLIGHT>
 __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
 hopper_cluster_multicast(const __grid_constant__ wg::TmaDescriptor tma_a,
                          const __grid_constant__ wg::TmaDescriptor tma_b, TC* __restrict__ C, int M, int N, int K,
                          int ldc, const T* __restrict__ bias) {
     using namespace wg;
     constexpr int CLUSTER = 2;
-    using Mainloop = sm90::WarpSpecializedMainloop<T, BM, BN, BK, STAGES, A_ROW, B_ROW, CLUSTER>;
+    using Mainloop = sm90::WarpSpecializedMainloop<T, BM, BN, BK, STAGES, A_ROW, B_ROW, CLUSTER, IN_FLIGHT>;
     if (threadIdx.x == 0) Mainloop::init(&tma_a, &tma_b);
     cluster_arrive();
     cluster_wait();

@@ -10,7 +10,7 @@
 // TMA to have read it.
 //
 // Everything else is rung 05 (CLUSTER = 2) or rung 04 (CLUSTER = 1): persistent, grouped tile
-// order, warp-specialised. The staging costs 16 KB per consumer warpgroup, which is why the
+// order, warp-specialised, and with CLUSTER = 1 rung 04's K split of the last wave's tiles. The staging costs 16 KB per consumer warpgroup, which is why the
 // pipeline keeps 4 stages of 128 x 256 x 64 at most (192 KB + 32 KB of the 227 KB).
 //
 // Requires sm_90a; operands as rung 01. C's tensor map (`tma_c`) has boxes of 64 rows x 128
@@ -19,22 +19,25 @@
 #include "arch/sm90.cuh"
 #include "sm90/epilogue_tma_store.cuh"
 #include "sm90/mainloop_warp_specialized.cuh"
+#include "sm90/split_k_reduction.cuh"
 #include "sm90/tile_scheduler.cuh"
 #include "sm90/warp_specialized_roles.cuh"
 
 // Launch with CLUSTER * min(ceil(M / (CLUSTER BM)) * ceil(N / BN), resident clusters) blocks
 // (in clusters of (CLUSTER, 1, 1) when CLUSTER = 2), 128 * (1 + BM / 64) threads, and
 // round_up(STAGES * ((BM + BN) * BK * sizeof(T) + 16), 1024) + (BM / 64) * 16384 bytes of
-// dynamic shared memory.
+// dynamic shared memory. `workspace`, `counters` and `splits` as rung 04 (CLUSTER = 1 only;
+// clusters take splits = 1).
 template <bool A_ROW, bool B_ROW, typename T, typename TC, int BM, int BN, int BK, int STAGES, int GROUP,
-          int CLUSTER>
+          int CLUSTER, int IN_FLIGHT>
 __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
 hopper_tma_store_epilogue(const __grid_constant__ wg::TmaDescriptor tma_a,
                           const __grid_constant__ wg::TmaDescriptor tma_b,
                           const __grid_constant__ wg::TmaDescriptor tma_c, TC* __restrict__ C, int M, int N,
-                          int K, int ldc, const T* __restrict__ bias, int c_tma) {
+                          int K, int ldc, const T* __restrict__ bias, int c_tma,
+                          float* __restrict__ workspace, int* __restrict__ counters, int splits) {
     using namespace wg;
-    using Mainloop = sm90::WarpSpecializedMainloop<T, BM, BN, BK, STAGES, A_ROW, B_ROW, CLUSTER>;
+    using Mainloop = sm90::WarpSpecializedMainloop<T, BM, BN, BK, STAGES, A_ROW, B_ROW, CLUSTER, IN_FLIGHT>;
     using Epilogue = sm90::TmaStoreEpilogue<TC, T, BN>;
     constexpr int STAGING_OFFSET = (Mainloop::SMEM_BYTES + 1023) / 1024 * 1024;
     static_assert(STAGING_OFFSET + Mainloop::CONSUMERS * Epilogue::BYTES_PER_CONSUMER <= 227 * 1024,
@@ -53,8 +56,10 @@ hopper_tma_store_epilogue(const __grid_constant__ wg::TmaDescriptor tma_a,
 
     Epilogue epilogue{&tma_c, C, ldc, M, N, bias, smem_u32(dynamic_smem()) + STAGING_OFFSET, c_tma != 0};
     if constexpr (CLUSTER == 1) {
-        const sm90::PersistentTiles<BM, BN, GROUP> tiles(M, N);
-        sm90::warp_specialized_roles<Mainloop>(tiles, &tma_a, &tma_b, K, epilogue);
+        const sm90::PersistentTiles<BM, BN, GROUP> tiles(M, N, splits);
+        sm90::SplitKReduction<Epilogue, Mainloop::CONSUMERS> reduction{
+            epilogue, reinterpret_cast<float4*>(workspace), counters, tiles.tail_tiles};
+        sm90::warp_specialized_roles<Mainloop>(tiles, &tma_a, &tma_b, K, reduction);
     } else {
         const sm90::PersistentClusterTiles<BM, BN, GROUP, CLUSTER> tiles(M, N, static_cast<int>(cluster_ctarank()));
         sm90::warp_specialized_roles<Mainloop>(tiles, &tma_a, &tma_b, K, epilogue);

@@ -9,6 +9,7 @@
 
 #include "arch/sm90.cuh"
 #include "sm80/mma.cuh"
+#include "sm90/tile_scheduler.cuh"
 
 namespace wg {
 namespace sm90 {
@@ -57,8 +58,8 @@ struct DirectEpilogue {
     const T* bias;
 
     template <int ACC>
-    __device__ __forceinline__ void store(const float (&d)[ACC], int consumer, int m0, int n0) {
-        store_direct(C, ldc, M, N, m0 + 64 * consumer, n0, d, bias);
+    __device__ __forceinline__ void store(const float (&d)[ACC], int consumer, const Work& w) {
+        store_direct(C, ldc, M, N, w.m0 + 64 * consumer, w.n0, d, bias);
     }
     __device__ __forceinline__ void finish(int) {}
 };

@@ -28,6 +28,7 @@
 #include "arch/sm90.cuh"
 #include "sm80/mma.cuh"
 #include "sm90/epilogue_direct.cuh"
+#include "sm90/tile_scheduler.cuh"
 
 namespace wg {
 namespace sm90 {
@@ -51,9 +52,9 @@ struct TmaStoreEpilogue {
     int slabs_done = 0;  // this warpgroup's running slab count: its parity picks the buffer
 
     template <int ACC>
-    __device__ __forceinline__ void store(const float (&d)[ACC], int consumer, int m0, int n0) {
+    __device__ __forceinline__ void store(const float (&d)[ACC], int consumer, const Work& w) {
         static_assert(ACC == BN / 2, "a warpgroup's 64 x BN fp32 accumulators: BN / 2 registers a thread");
-        const int row0 = m0 + 64 * consumer;
+        const int row0 = w.m0 + 64 * consumer, n0 = w.n0;
         if (!tma) {
             store_direct(C, ldc, M, N, row0, n0, d, bias);
             return;

@@ -3,7 +3,12 @@
 // CONSUMERS warpgroups that only wait, multiply and hand stages back.
 //
 //   producer:  for each k-tile: wait empty[s], announce the bytes on full[s], load A and B.
-//   consumer:  for each k-tile: wait full[s], wgmma, wait for them, arrive on empty[s].
+//   consumer:  for each k-tile: wait full[s], issue its wgmma, wait until at most IN_FLIGHT
+//              k-tiles' wgmma are still running, arrive on empty[] of the stage they finished.
+//
+// With IN_FLIGHT = 1 the tensor cores start the next k-tile's wgmma while the last one's finish:
+// a consumer never waits for its own wgmma to drain between k-tiles, only for the stage's data.
+// (IN_FLIGHT = 0 waits for each k-tile's wgmma before issuing the next.)
 //
 // Neither side waits for the other except through the ring (sm90/pipeline.cuh), so the loads of
 // the next STAGES k-tiles are always in flight while the consumers multiply. The producer needs
@@ -29,7 +34,8 @@
 namespace wg {
 namespace sm90 {
 
-template <typename T, int BM, int BN, int BK, int STAGES, bool A_ROW, bool B_ROW, int CLUSTER = 1>
+template <typename T, int BM, int BN, int BK, int STAGES, bool A_ROW, bool B_ROW, int CLUSTER = 1,
+          int IN_FLIGHT = 1>
 struct WarpSpecializedMainloop {
     using Mma = WarpgroupMma<T, BM, BN, BK, A_ROW, B_ROW>;
     using Smem = Stages<Mma, STAGES>;
@@ -43,6 +49,9 @@ struct WarpSpecializedMainloop {
     static constexpr int SMEM_BYTES = Smem::SMEM_BYTES;
     static_assert(CONSUMERS == 1 || CONSUMERS == 2, "one or two consumer warpgroups: BM = 64 or 128");
     static_assert(CLUSTER == 1 || CLUSTER == 2, "clusters of 1 or 2 blocks (2 x 1: two tiles of one column)");
+    static_assert(IN_FLIGHT == 0 || IN_FLIGHT == 1, "IN_FLIGHT: k-tiles of wgmma left running while the next is "
+                                                    "issued (0 or 1)");
+    static_assert(IN_FLIGHT < STAGES, "a stage in use by running wgmma cannot be refilled: IN_FLIGHT < STAGES");
     static_assert(128 * PRODUCER_REGS + 128 * CONSUMERS * CONSUMER_REGS <= 65536,
                   "the warpgroups' registers exceed the SM's 65536");
 
@@ -55,30 +64,47 @@ struct WarpSpecializedMainloop {
         fence_mbarrier_init();
     }
 
-    // The producer's one thread: the k_tiles k-tiles of the tile at (m0, n0).
+    // The producer's one thread: k-tiles k_begin .. k_end - 1 of the tile at (m0, n0).
     static __device__ __forceinline__ void produce(Cursor<STAGES>& load, const TmaDescriptor* tma_a,
-                                                   const TmaDescriptor* tma_b, int m0, int n0, int k_tiles) {
-        for (int kt = 0; kt < k_tiles; ++kt) {
+                                                   const TmaDescriptor* tma_b, int m0, int n0, int k_begin,
+                                                   int k_end) {
+        for (int kt = k_begin; kt < k_end; ++kt) {
             if constexpr (CLUSTER == 1) Smem::load(load, tma_a, tma_b, m0, n0, kt * BK);
             else Smem::template load_multicast_b<CLUSTER>(load, tma_a, tma_b, m0, n0, kt * BK, cluster_ctarank());
         }
     }
 
-    // A consumer warpgroup (`consumer` = 0 .. CONSUMERS - 1): its 64 rows of the tile into `acc`.
+    // A consumer warpgroup (`consumer` = 0 .. CONSUMERS - 1): its 64 rows of the tile, summed over
+    // `k_tiles` k-tiles (at least one), into `acc`.
     static __device__ __forceinline__ void consume(Cursor<STAGES>& use, Acc (&acc)[Mma::ACC], int consumer,
                                                    int k_tiles) {
         const Ring<STAGES> ring = Smem::ring();
 #pragma unroll
         for (int i = 0; i < Mma::ACC; ++i) acc[i] = Acc(0);
+        int running = -1;  // the stage whose wgmma may still be running (IN_FLIGHT = 1)
         for (int kt = 0; kt < k_tiles; ++kt) {
             ring.consumer_wait(use);
             Mma::k_tile(acc, Smem::a(use.stage), Smem::b(use.stage), 64 * consumer, kt > 0);
-            wgmma_wait_group<0>();
-            if ((threadIdx.x & 31) == 0) {
-                if constexpr (CLUSTER == 1) ring.consumer_release(use.stage);
-                else ring.consumer_release_cluster(use.stage, CLUSTER);
+            wgmma_wait_group<IN_FLIGHT>();
+            if constexpr (IN_FLIGHT == 0) {
+                release(ring, use.stage);
+            } else {
+                if (running >= 0) release(ring, running);  // the k-tile before this one is done
+                running = use.stage;
             }
             use.advance();
+        }
+        if constexpr (IN_FLIGHT > 0) {
+            wgmma_wait_group<0>();
+            if (running >= 0) release(ring, running);
+        }
+    }
+
+  private:
+    static __device__ __forceinline__ void release(const Ring<STAGES>& ring, int stage) {
+        if ((threadIdx.x & 31) == 0) {
+            if constexpr (CLUSTER == 1) ring.consumer_release(stage);
+            else ring.consumer_release_cluster(stage, CLUSTER);
         }
     }
 };

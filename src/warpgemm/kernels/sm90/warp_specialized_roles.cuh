@@ -4,12 +4,15 @@
 // from registers to C (DirectEpilogue, rungs 03-05) or through shared memory and a TMA store
 // (TmaStoreEpilogue, rung 06).
 //
-// An epilogue has `store(acc, consumer, m0, n0)`, called by every thread of consumer warpgroup
-// `consumer` once per tile, and `finish(consumer)`, called once after the last tile.
+// An epilogue has `store(acc, consumer, work)`, called by every thread of consumer warpgroup
+// `consumer` once per unit of work (sm90/tile_scheduler.cuh's Work: a tile, or a K range of one
+// for SplitKReduction, sm90/split_k_reduction.cuh), and `finish(consumer)`, called once after
+// the last.
 #pragma once
 
 #include "arch/sm90.cuh"
 #include "sm90/mainloop_warp_specialized.cuh"
+#include "sm90/tile_scheduler.cuh"
 
 namespace wg {
 namespace sm90 {
@@ -22,23 +25,22 @@ __device__ __forceinline__ void warp_specialized_roles(const Tiles& tiles, const
     const int k_tiles = (K + Mainloop::BLOCK_K - 1) / Mainloop::BLOCK_K;
     const int warpgroup = threadIdx.x / 128;
     typename Mainloop::RingCursor cursor;
-    int m0, n0;
     if (warpgroup == 0) {
         setmaxnreg_dec<Mainloop::PRODUCER_REGS>();
         if (threadIdx.x == 0) {
-            for (int t = tiles.first(); t < tiles.total; t = tiles.next(t)) {
-                tiles.origin(t, m0, n0);
-                Mainloop::produce(cursor, tma_a, tma_b, m0, n0, k_tiles);
+            for (int u = tiles.first(); u < tiles.total; u = tiles.next(u)) {
+                const Work w = tiles.work(u, k_tiles);
+                Mainloop::produce(cursor, tma_a, tma_b, w.m0, w.n0, w.k_begin, w.k_end);
             }
         }
         __syncwarp();
     } else {
         setmaxnreg_inc<Mainloop::CONSUMER_REGS>();
         typename Mainloop::Acc acc[Mainloop::Mma::ACC];
-        for (int t = tiles.first(); t < tiles.total; t = tiles.next(t)) {
-            tiles.origin(t, m0, n0);
-            Mainloop::consume(cursor, acc, warpgroup - 1, k_tiles);
-            epilogue.store(acc, warpgroup - 1, m0, n0);
+        for (int u = tiles.first(); u < tiles.total; u = tiles.next(u)) {
+            const Work w = tiles.work(u, k_tiles);
+            Mainloop::consume(cursor, acc, warpgroup - 1, w.k_end - w.k_begin);
+            epilogue.store(acc, warpgroup - 1, w);
         }
         epilogue.finish(warpgroup - 1);
     }

@@ -1,0 +1,93 @@
+// warpgemm/kernels/sm90/split_k_reduction.cuh -- the partial sums of a tile split over K (the
+// last wave of a persistent grid, sm90/tile_scheduler.cuh), added in a fixed order, then handed
+// to the real epilogue (hopper rungs 04 and 06).
+//
+// Each unit of a split tile runs on its own block. When a consumer warpgroup has its 64 x BN
+// partial sums, it
+//   1. writes them to its slot of the workspace, in fragment order (float4 i of thread t at
+//      (i, t):(128, 1), so that each store instruction of the warpgroup writes 2 KB contiguous);
+//   2. makes them visible (__threadfence), synchronises the warpgroup, and one thread counts the
+//      unit in the tile's counter (one per tile and consumer warpgroup);
+//   3. stops there, unless it was the tile's last unit to arrive. The last one reads every
+//      unit's partial sums back, in split order 0, 1, ..., adds them, resets the counter to zero
+//      for the next launch, and runs the epilogue (bias, conversion, store).
+// No block ever waits for another, so the split cannot deadlock whatever order the blocks run
+// in, and since the sums are added in split order whichever unit finishes last, the result is
+// the same bits on every run.
+#pragma once
+
+#include "arch/sm70.cuh"
+#include "arch/sm90.cuh"
+#include "sm90/tile_scheduler.cuh"
+
+namespace wg {
+namespace sm90 {
+
+template <typename Epilogue, int CONSUMERS>
+struct SplitKReduction {
+    static constexpr int FIRST_BARRIER = 3;  // named barriers 3 .. 3 + CONSUMERS - 1 (the TMA store epilogue uses 1, 2)
+    static_assert(FIRST_BARRIER + CONSUMERS <= 16, "named barriers are 1 .. 15");
+
+    Epilogue epilogue;
+    float4* workspace;  // CONSUMERS * 64 * BN floats for each unit of a split tile
+    int* counters;      // CONSUMERS per split tile: zero when the launch starts, left zero at its end
+    int tail_tiles;     // the split tiles (PersistentTiles::tail_tiles)
+
+    template <int ACC>
+    __device__ __forceinline__ void store(float (&d)[ACC], int consumer, const Work& w) {
+        static_assert(ACC % 16 == 0, "the partial sums are read back 64 floats a thread at a time");
+        if (w.splits == 1) {
+            epilogue.store(d, consumer, w);
+            return;
+        }
+        const int tid = threadIdx.x & 127;
+        const int barrier = FIRST_BARRIER + consumer;
+        constexpr int VECS = ACC / 4;  // float4s a thread
+        float4* mine = slot(w.tail + w.split * tail_tiles, consumer, VECS);
+#pragma unroll
+        for (int i = 0; i < VECS; ++i)
+            mine[i * 128 + tid] = make_float4(d[4 * i], d[4 * i + 1], d[4 * i + 2], d[4 * i + 3]);
+        __threadfence();
+        named_barrier_sync(barrier, 128);
+
+        bool last = false;
+        if (tid == 0) {
+            int* counter = counters + w.tail * CONSUMERS + consumer;
+            last = atomicAdd(counter, 1) == w.splits - 1;
+            if (last) *counter = 0;  // every unit has counted: ready for the next launch
+        }
+        if (!named_barrier_or(barrier, 128, last)) return;
+        __threadfence();
+
+        constexpr int CHUNK = 16;  // float4s in flight per thread while summing
+#pragma unroll
+        for (int c = 0; c < VECS; c += CHUNK) {
+            for (int s = 0; s < w.splits; ++s) {
+                const float4* part = slot(w.tail + s * tail_tiles, consumer, VECS);
+                float4 v[CHUNK];
+#pragma unroll
+                for (int i = 0; i < CHUNK; ++i) v[i] = ld_global_cg_v4_f32(part + (c + i) * 128 + tid);
+#pragma unroll
+                for (int i = 0; i < CHUNK; ++i) {
+                    float* x = &d[4 * (c + i)];
+                    if (s == 0) {
+                        x[0] = v[i].x, x[1] = v[i].y, x[2] = v[i].z, x[3] = v[i].w;
+                    } else {
+                        x[0] += v[i].x, x[1] += v[i].y, x[2] += v[i].z, x[3] += v[i].w;
+                    }
+                }
+            }
+        }
+        epilogue.store(d, consumer, w);
+    }
+
+    __device__ __forceinline__ void finish(int consumer) { epilogue.finish(consumer); }
+
+  private:
+    __device__ __forceinline__ float4* slot(int unit, int consumer, int vecs) const {
+        return workspace + static_cast<int64_t>(unit * CONSUMERS + consumer) * vecs * 128;
+    }
+};
+
+}  // namespace sm90
+}  // namespace wg
