@@ -161,7 +161,9 @@ PY
       summary+=("occupancy: $(tr '\n' ';' < "$OUT/occupancy.log")") ;;
     pack)
       # One archive of everything under $OUT (the machine returns a limited number of files).
-      (cd "$OUT" && tar czf ../gpu_out.tgz . && find . -type f -delete && mv ../gpu_out.tgz .)
+      # Run it again after a step that timed out: it packs what is there.
+      (cd "$OUT" && tar czf ../gpu_out.tgz --exclude=gpu_out.tgz . && find . -type f ! -name gpu_out.tgz -delete \
+        && mv ../gpu_out.tgz .)
       summary+=("pack: $OUT/gpu_out.tgz") ;;
     ncu)
       # NCU_ARGS: e.g. "--section WarpStateStats"; NCU_CMD: the python command to profile.

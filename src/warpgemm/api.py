@@ -295,20 +295,24 @@ def _keep_args_plan(plan_key: tuple, inst: KernelInstance, kernel: CompiledKerne
     launcher = DriverLaunch(kernel, kernel.function(device), inst.grid(m, n, k, slots),
                             inst.block, inst.smem_bytes, inst.cluster, args)
     a_layout, a_ld, b_layout, b_ld = oa.layout, oa.ld, ob.layout, ob.ld
-    nbytes = 0 if workspace is None or workspace.scratch is None else workspace.scratch.numel()
-    count = 0 if workspace is None or workspace.counters is None else workspace.counters.numel()
-    splits = 1 if workspace is None else workspace.splits
+    make_workspace = None
+    if workspace is not None:
+        nbytes = 0 if workspace.scratch is None else workspace.scratch.numel()
+        count = 0 if workspace.counters is None else workspace.counters.numel()
+        splits = workspace.splits
 
-    def make_args(a: torch.Tensor, b: torch.Tensor, c: torch.Tensor, bias: torch.Tensor | None) -> tuple:
-        ws = None
-        if workspace is not None:
-            ws = Workspace(torch.empty(nbytes, dtype=torch.uint8, device=a.device) if nbytes else None,
-                           zeroed_counters(device, count) if count else None, splits)
+        def make_workspace() -> Workspace:
+            return Workspace(torch.empty(nbytes, dtype=torch.uint8, device=f"cuda:{device}") if nbytes else None,
+                             zeroed_counters(device, count) if count else None, splits)
+
+    def make_args(a: torch.Tensor, b: torch.Tensor, c: torch.Tensor, bias: torch.Tensor | None,
+                  ws: Workspace | None) -> tuple:
         return inst.args(Operand(a, a_layout, a_ld, False), Operand(b, b_layout, b_ld, False), c, m, n, k,
                          ws, bias)
 
     align = inst.spec.align_elems * oa.tensor.element_size()
-    plan.put(plan_key, plan.ArgsPlan(make_args, launcher, (m, n), c.dtype, align, device, bias_after))
+    plan.put(plan_key, plan.ArgsPlan(make_args, launcher, (m, n), c.dtype, align, device, bias_after,
+                                     make_workspace))
 
 
 def _on_device(device: torch.device):

@@ -266,63 +266,126 @@ def launch_planned(fn: Any, config: Any, args: Sequence[Any], device: int) -> No
     _cuda_core_api()[2](_current_stream(device), config, fn, *args)
 
 
+class Prepared:
+    """One call's arguments of a :class:`DriverLaunch`, marshalled once: the ``void**`` array
+    and what its entries point to (parameter blocks, ctypes holders), kept alive with it."""
+
+    __slots__ = ("argv", "holders")
+
+    def __init__(self, argv: Any, holders: list[Any]) -> None:
+        self.argv, self.holders = argv, holders
+
+
+def _libcuda_launch() -> Any:
+    """The driver's ``cuLaunchKernel`` through ctypes (None where libcuda cannot be loaded): a
+    launch without cuda.bindings' argument conversion, for the plans' fast path."""
+    global _launch_kernel
+    if _launch_kernel is None:
+        try:
+            fn = ctypes.CDLL("libcuda.so.1").cuLaunchKernel
+        except OSError:
+            _launch_kernel = False
+        else:
+            fn.restype = ctypes.c_int
+            fn.argtypes = [ctypes.c_void_p] + [ctypes.c_uint] * 7 + [ctypes.c_void_p] * 3
+            _launch_kernel = fn
+    return _launch_kernel or None
+
+
+_launch_kernel: Any = None
+
+
 class DriverLaunch:
-    """A ``cuLaunchKernelEx`` call set up once for a fixed grid, block, shared memory, cluster and
-    argument types, then issued with new argument values: the plan's fast path for kernels that
-    take parameter blocks (tensor maps) or run in clusters.
+    """A driver launch set up once for a fixed grid, block, shared memory, cluster and argument
+    types, then issued with new argument values: the plans' path for kernels that take parameter
+    blocks (tensor maps) or run in clusters.
 
-    The configuration, its cluster attribute and the ``void**`` argument array are built here;
-    a call only stores the new values (tensor addresses, scalars, the addresses of parameter
-    blocks, which the driver copies at launch) and the stream, under a lock, since a plan may be
-    used from several threads."""
+    :meth:`prepare` marshals one call's arguments (tensor addresses, scalars, parameter blocks,
+    which the driver copies at launch) into a :class:`Prepared`; :meth:`launch` issues it on
+    torch's current stream. A plan keeps the Prepared of the addresses it has seen, so a repeated
+    call marshals nothing. Without a cluster the launch is ``cuLaunchKernel`` called through
+    ctypes; clusters need ``cuLaunchKernelEx`` (cuda.bindings), whose configuration holds the
+    stream and is therefore updated under a lock."""
 
-    __slots__ = ("kernel", "fn", "cfg", "argv", "holders", "_lock", "_streams")
+    __slots__ = ("kernel", "fn", "grid", "block", "shared_bytes", "cfg", "types", "_handle", "_direct", "_lock",
+                 "_streams")
 
     def __init__(self, kernel: CompiledKernel, fn: Any, grid: Sequence[int], block: Sequence[int],
                  shared_bytes: int, cluster: Sequence[int] | None, args: Sequence[Any]) -> None:
         import torch
 
         self.kernel, self.fn = kernel, fn
+        self.grid = tuple(int(g) for g in grid) + (1,) * (3 - len(grid))
+        self.block = tuple(int(b) for b in block) + (1,) * (3 - len(block))
+        self.shared_bytes = int(shared_bytes)
         self.cfg = _driver_config(grid, block, shared_bytes, cluster)
-        # One holder per argument: None for a parameter block (its own buffer is passed), a
-        # 64-bit slot for a tensor's address, the exact C type for a scalar.
-        self.holders: list[Any] = []
+        # Each argument's kind: None for a parameter block, a 64-bit address for a tensor, the
+        # exact C type for a scalar.
+        self.types: list[Any] = []
         for i, a in enumerate(args):
             if isinstance(a, ParamBlock):
-                self.holders.append(None)
+                self.types.append(None)
             elif isinstance(a, torch.Tensor):
-                self.holders.append(ctypes.c_uint64(_marshal(a, i)))
+                self.types.append(ctypes.c_uint64)
             else:
-                self.holders.append(_CTYPES[type(_marshal(a, i))](a))
-        self.argv = (ctypes.c_void_p * max(len(args), 1))(
-            *[a.address if h is None else ctypes.addressof(h) for a, h in zip(args, self.holders)])
+                self.types.append(_CTYPES[type(_marshal(a, i))])
+        self._direct = _libcuda_launch() if cluster is None else None
+        self._handle = 0
+        if self._direct is not None:
+            # The loaded kernel is a context-independent CUkernel; cuLaunchKernel takes the
+            # CUfunction of it in the current context.
+            from cuda.bindings import driver as cu
+
+            err, function = cu.cuKernelGetFunction(fn.handle)
+            if err == cu.CUresult.CUDA_SUCCESS:
+                self._handle = int(function)
+            else:
+                self._direct = None
         self._lock = threading.Lock()
         self._streams: dict[int, Any] = {}
 
-    def __call__(self, args: Sequence[Any], device: int) -> None:
-        """Launch with ``args`` (of the types given at set-up) on torch's current stream of
-        ``device``."""
+    def prepare(self, args: Sequence[Any]) -> Prepared:
+        """Marshal ``args`` (of the types given at set-up)."""
+        holders: list[Any] = []
+        for a, t in zip(args, self.types):
+            if t is None:
+                holders.append(a)
+            elif t is ctypes.c_uint64 and not isinstance(a, (np.integer, int)):
+                holders.append(t(a.data_ptr()))
+            else:
+                holders.append(t(a))
+        argv = (ctypes.c_void_p * max(len(holders), 1))(
+            *[h.address if t is None else ctypes.addressof(h) for h, t in zip(holders, self.types)])
+        return Prepared(argv, holders)
+
+    def launch(self, prepared: Prepared, device: int) -> None:
+        """Issue a prepared call on torch's current stream of ``device``."""
         import torch
-        from cuda.bindings import driver as cu
 
         if getattr(_thread, "device", None) != device:
             _bind_context(device)
         handle = torch._C._cuda_getCurrentRawStream(device)
+        if self._direct is not None:
+            g, b = self.grid, self.block
+            err = self._direct(self._handle, g[0], g[1], g[2], b[0], b[1], b[2], self.shared_bytes, handle,
+                               prepared.argv, None)
+            if err:
+                raise RuntimeError(f"{self.kernel.name_expression}: cuLaunchKernel failed: CUresult {err}")
+            return
+        from cuda.bindings import driver as cu
+
         stream = self._streams.get(handle)
         if stream is None:
             stream = self._streams[handle] = cu.CUstream(handle)
         with self._lock:
-            for i, (a, h) in enumerate(zip(args, self.holders)):
-                if h is None:
-                    self.argv[i] = a.address
-                elif isinstance(a, torch.Tensor):
-                    h.value = a.data_ptr()
-                else:
-                    h.value = a
             self.cfg.hStream = stream
-            (err,) = cu.cuLaunchKernelEx(self.cfg, self.fn.handle, ctypes.addressof(self.argv), 0)
+            (err,) = cu.cuLaunchKernelEx(self.cfg, self.fn.handle, ctypes.addressof(prepared.argv), 0)
         if err != cu.CUresult.CUDA_SUCCESS:
             raise RuntimeError(f"{self.kernel.name_expression}: cuLaunchKernelEx failed: {err.name}")
+
+    def __call__(self, args: Sequence[Any], device: int) -> None:
+        """Marshal ``args`` and launch them on torch's current stream of ``device``."""
+        self.launch(self.prepare(args), device)
 
 
 _counters: dict[tuple[int, int], list[Any]] = {}
