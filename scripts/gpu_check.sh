@@ -84,13 +84,18 @@ for step in "${steps[@]}"; do
           > "$OUT/$name.log" 2>&1
         summary+=("$name: exit $?"); tail -${BENCH_TAIL:-12} "$OUT/$name.log"
       }
-      want=" ${HOPPER_RESULTS:-ladder square square_fp16 llm model} "  # a subset, to save time
+      want=" ${HOPPER_RESULTS:-ladder square square_fp16 llm prefill model} "  # a subset, to save time
       # The ladder, and rung 06 without the wgmma overlap (IN_FLIGHT=0) for the gain of that step.
       [[ $want == *" ladder "* ]] && run_bench "hopper_ladder_$gpu" hopper --shapes 4096^3 8192^3 --b-layout col --kernels $ok ${six:+$six:IN_FLIGHT=0}
       [[ $want == *" square "* ]] && run_bench "hopper_square_$gpu" hopper --suite square --kernels $last
       [[ $want == *" square_fp16 "* ]] && run_bench "hopper_square_fp16_$gpu" hopper --suite square --dtype float16 --kernels $last
       # The llm suite, and rung 06 without the last wave's K split (SPLITS=1) and with BN = 128.
       [[ $want == *" llm "* ]] && run_bench "hopper_llm_$gpu" hopper --suite llm --kernels $last ${six:+$six:BN=128} ${six:+$six:SPLITS=1}
+      # The GEMMs of the benchmark model's 4 x 1024 prefill (q and o, k and v, gate and up, down,
+      # lm_head), with rung 06's other tile, cluster and order choices.
+      [[ $want == *" prefill "* ]] && run_bench "hopper_prefill_$gpu" hopper --b-layout col \
+        --shapes 4096x2048x2048 4096x1024x2048 4096x8192x2048 4096x2048x8192 4096x32000x2048 \
+        --kernels $six $six:BN=128 $six:CLUSTER=2 $six:GROUP=16 $six:IN_FLIGHT=1
       [[ $want == *" model "* ]] && run_bench "model_$gpu" model
       if [[ $want == *" profile "* ]]; then
         timeout 150 python3 scripts/profile_model.py --prefill > "$OUT/profile_prefill_$gpu.log" 2>&1
