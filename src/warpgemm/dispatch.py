@@ -86,13 +86,6 @@ RULES: tuple[Rule, ...] = (
     *(Rule("hopper/06_tma_store_epilogue", dt, capability=(90, 90), m=(65, 256), params={"BN": 128},
            note="the Hopper ladder's last rung with 128 x 128 tiles (docs/results/hopper_llm_*.json)")
       for dt in ("bfloat16", "float16")),
-    # Many tile-rows and N up to 16K: clusters of 2 x 1 sharing B through multicast. On the H200
-    # they beat rung 06 alone on every GEMM of the Llama prefill (1.05-1.49x its speed, most at
-    # N = 1024: docs/results/hopper_prefill_h200.json) and on the square suite from 2048 to 8192;
-    # at N >= 16384 (16384^3, N = 28672) they lost. No K split with clusters, so not for small N.
-    *(Rule("hopper/06_tma_store_epilogue", dt, capability=(90, 90), m=(2048, INF), n=(1024, 16383),
-           params={"CLUSTER": 2}, note="rung 06 in 2 x 1 clusters (docs/results/hopper_prefill_*.json)")
-      for dt in ("bfloat16", "float16")),
     *(Rule("hopper/06_tma_store_epilogue", dt, capability=(90, 90), m=(257, INF),
            note="the Hopper ladder's last rung (docs/results/hopper_*.json)")
       for dt in ("bfloat16", "float16")),
