@@ -302,9 +302,10 @@ def test_every_point_of_the_tuning_space_is_correct(kernel):
 
 SPLIT_RUNGS = [name for name in RUNGS if catalog.get(name).last_wave is not None]
 # (M, N, K, SPLITS): one tile split 7 ways; 9 ragged tiles split 3 ways; a full wave and then 12
-# tiles split 4 ways; 2 k-tiles, the second ragged, one per part; and the cost model's choice.
+# tiles split 4 ways; 2 k-tiles, the second ragged, one per part; the cost model's choice; a
+# single element of C; tiles + 1 and tiles - 1 with an odd, ragged count of k-tiles.
 SPLIT_CASES = [(100, 200, 3000, 7), (300, 700, 3001, 3), (1100, 4096, 1024, 4), (200, 300, 65, 16),
-               (128, 4096, 4096, 0)]
+               (128, 4096, 4096, 0), (1, 1, 4099, 5), (129, 257, 1031, 3), (127, 255, 2053, 16)]
 
 
 @pytest.mark.gpu
@@ -340,32 +341,16 @@ def test_a_split_last_wave_gives_the_same_bits_every_run_and_leaves_its_counters
 @pytest.mark.gpu
 @needs_hopper
 def test_split_launches_on_four_streams_at_once_get_correct_results():
-    import threading
-
     import torch
+    from test_torch_ops import on_four_streams
 
     b = torch.randn(2048, 4096, device="cuda", dtype=torch.bfloat16).t()
-    errors: list[str] = []
 
-    def work(i: int) -> None:
-        from test_hgemm import _rel_err
+    def step(i: int):
+        a = torch.randn(100 + 30 * i, 4096, device="cuda", dtype=torch.bfloat16)
+        return warpgemm.matmul(a, b, kernel="hopper/06_tma_store_epilogue", SPLITS=4), a.double() @ b.double()
 
-        stream = torch.cuda.Stream()
-        with torch.cuda.stream(stream):
-            for step in range(10):
-                a = torch.randn(100 + 30 * i, 4096, device="cuda", dtype=torch.bfloat16)
-                c = warpgemm.matmul(a, b, kernel="hopper/06_tma_store_epilogue", SPLITS=4)
-                err = _rel_err(c, a.double() @ b.double())
-                if not err < 1e-2:
-                    errors.append(f"stream {i} step {step}: {err}")
-        stream.synchronize()
-
-    threads = [threading.Thread(target=work, args=(i,)) for i in range(4)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert not errors
+    assert not on_four_streams(step, 10)
 
 
 @pytest.mark.gpu
@@ -489,6 +474,13 @@ def test_a_split_is_capped_by_the_idle_sms_the_k_tiles_and_the_splits_parameter(
     assert hopper.last_wave(128, 4096, 8192, spec.resolve({"SPLITS": 3}), 132) == (16, 3)
     assert hopper.last_wave(128, 4096, 8192, spec.resolve({"SPLITS": 1}), 132) == (0, 1)
     assert hopper.last_wave(128, 4096, 8192, spec.resolve({"CLUSTER": 2}), 132) == (0, 1)  # clusters never split
+
+
+@pytest.mark.parametrize("splits", [-1, hopper.MAX_SPLITS + 1])
+def test_a_splits_parameter_out_of_range_is_refused_by_name(splits):
+    inst = catalog.get("hopper/06_tma_store_epilogue").instance("row", "col", "bfloat16", params={"SPLITS": splits})
+    with pytest.raises(ValueError, match="SPLITS must be 0"):
+        inst.grid(128, 4096, 4096, sms=132)
 
 
 def test_a_split_grid_has_a_block_per_unit_of_work_and_a_workspace_for_every_unit():

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+from typing import Any, Callable
 
 import pytest
 import torch
@@ -149,20 +150,19 @@ def test_a_repeated_call_launches_from_its_plan():
         warpgemm.matmul(a, torch.randn(65, 64, device="cuda", dtype=torch.bfloat16))
 
 
-@gpu
-def test_four_threads_on_four_streams_get_correct_results():
-    w = torch.randn(1024, 512, device="cuda", dtype=torch.bfloat16)
+def on_four_streams(step: Callable[[int], tuple[Any, Any]], steps: int) -> list[str]:
+    """Run ``step(i)`` ``steps`` times in each of four threads, thread i on its own stream;
+    ``step`` returns (result, float64 reference). The failures, one line each."""
     errors: list[str] = []
 
     def work(i: int) -> None:
         stream = torch.cuda.Stream()
         with torch.cuda.stream(stream):
-            for step in range(20):
-                x = torch.randn(8 * (i + 1), 512, device="cuda", dtype=torch.bfloat16)
-                y = warpgemm.matmul(x, w.t())
-                err = _rel(y, x.double() @ w.double().t())
+            for n in range(steps):
+                y, ref = step(i)
+                err = _rel(y, ref)
                 if not err < 1e-2:
-                    errors.append(f"thread {i} step {step}: {err}")
+                    errors.append(f"thread {i} step {n}: {err}")
         stream.synchronize()
 
     threads = [threading.Thread(target=work, args=(i,)) for i in range(4)]
@@ -170,4 +170,15 @@ def test_four_threads_on_four_streams_get_correct_results():
         t.start()
     for t in threads:
         t.join()
-    assert not errors
+    return errors
+
+
+@gpu
+def test_four_threads_on_four_streams_get_correct_results():
+    w = torch.randn(1024, 512, device="cuda", dtype=torch.bfloat16)
+
+    def step(i: int) -> tuple[Any, Any]:
+        x = torch.randn(8 * (i + 1), 512, device="cuda", dtype=torch.bfloat16)
+        return warpgemm.matmul(x, w.t()), x.double() @ w.double().t()
+
+    assert not on_four_streams(step, 20)

@@ -80,6 +80,9 @@ def last_wave(m: int, n: int, k: int, p: Mapping[str, int], slots: int) -> tuple
     the partial's bytes over a k-tile's operand bytes (both move at the SM's L2 bandwidth when
     the mainloop runs at speed). The split must fit (R * S <= slots) and leave every part a
     k-tile (S <= k_tiles)."""
+    if not 0 <= p.get("SPLITS", 1) <= MAX_SPLITS:
+        raise ValueError(f"SPLITS must be 0 (the cost model chooses), 1 (no split) or at most {MAX_SPLITS} "
+                         f"(the most ways a tile's K range is split), got {p['SPLITS']}")
     if p.get("CLUSTER", 1) != 1 or p.get("SPLITS", 1) == 1 or slots <= 0:
         return 0, 1
     bm, bn, bk = p["BM"], p["BN"], p["BK"]

@@ -182,6 +182,46 @@ def _driver_config(grid: Sequence[int], block: Sequence[int], shared_bytes: int,
     return cfg
 
 
+class Prepared:
+    """One call's arguments of a :class:`DriverLaunch`, marshalled once: the ``void**`` array
+    and what its entries point to (parameter blocks, ctypes holders), kept alive with it."""
+
+    __slots__ = ("argv", "holders")
+
+    def __init__(self, argv: Any, holders: list[Any]) -> None:
+        self.argv, self.holders = argv, holders
+
+
+def _arg_types(args: Sequence[Any]) -> list[Any]:
+    """Each argument's kind for a ``void**`` launch, checking it: None for a parameter block, a
+    64-bit address for a tensor, the exact C type for a numpy scalar."""
+    import torch
+
+    types: list[Any] = []
+    for i, a in enumerate(args):
+        if isinstance(a, ParamBlock):
+            types.append(None)
+            continue
+        value = _marshal(a, i)  # checks a tensor (CUDA, ...) or the scalar's type
+        types.append(ctypes.c_uint64 if isinstance(a, torch.Tensor) else _CTYPES[type(value)])
+    return types
+
+
+def _prepare(args: Sequence[Any], types: Sequence[Any]) -> Prepared:
+    """``args`` (of kinds ``types``, from :func:`_arg_types`) as a ``void**`` array."""
+    holders: list[Any] = []
+    for a, t in zip(args, types):
+        if t is None:
+            holders.append(a)
+        elif t is ctypes.c_uint64 and not isinstance(a, (np.integer, int)):
+            holders.append(t(a.data_ptr()))
+        else:
+            holders.append(t(a))
+    argv = (ctypes.c_void_p * max(len(holders), 1))(
+        *[h.address if t is None else ctypes.addressof(h) for h, t in zip(holders, types)])
+    return Prepared(argv, holders)
+
+
 def _launch_driver(kernel: CompiledKernel, fn: Any, grid: tuple[int, ...], block: tuple[int, ...],
                    args: Sequence[Any], shared_bytes: int, cluster: Sequence[int] | None) -> None:
     """``cuLaunchKernelEx`` with a ``void**`` of argument addresses: the path for parameter
@@ -189,18 +229,7 @@ def _launch_driver(kernel: CompiledKernel, fn: Any, grid: tuple[int, ...], block
     import torch
     from cuda.bindings import driver as cu
 
-    holders: list[Any] = []
-    for i, a in enumerate(args):
-        if isinstance(a, ParamBlock):
-            holders.append(a)
-            continue
-        value = _marshal(a, i)  # a tensor's address, or the numpy scalar
-        if isinstance(a, torch.Tensor):
-            holders.append(ctypes.c_uint64(value))
-        else:
-            holders.append(_CTYPES[type(value)](value))
-    addresses = [h.address if isinstance(h, ParamBlock) else ctypes.addressof(h) for h in holders]
-    argv = (ctypes.c_void_p * max(len(addresses), 1))(*addresses)
+    prepared = _prepare(args, _arg_types(args))
 
     if cluster is not None:
         shape = tuple(int(c) for c in cluster) + (1,) * (3 - len(cluster))
@@ -208,7 +237,7 @@ def _launch_driver(kernel: CompiledKernel, fn: Any, grid: tuple[int, ...], block
             raise ValueError(f"{kernel.name_expression}: cluster {shape} does not divide grid {grid}")
     cfg = _driver_config(grid, block, shared_bytes, cluster)
     cfg.hStream = cu.CUstream(torch.cuda.current_stream().cuda_stream)
-    (err,) = cu.cuLaunchKernelEx(cfg, fn.handle, ctypes.addressof(argv), 0)
+    (err,) = cu.cuLaunchKernelEx(cfg, fn.handle, ctypes.addressof(prepared.argv), 0)
     if err != cu.CUresult.CUDA_SUCCESS:
         raise RuntimeError(f"{kernel.name_expression}: cuLaunchKernelEx failed: {err.name} "
                            f"(grid {grid}, block {block}, cluster {cluster}, {shared_bytes} B shared)")
@@ -266,16 +295,6 @@ def launch_planned(fn: Any, config: Any, args: Sequence[Any], device: int) -> No
     _cuda_core_api()[2](_current_stream(device), config, fn, *args)
 
 
-class Prepared:
-    """One call's arguments of a :class:`DriverLaunch`, marshalled once: the ``void**`` array
-    and what its entries point to (parameter blocks, ctypes holders), kept alive with it."""
-
-    __slots__ = ("argv", "holders")
-
-    def __init__(self, argv: Any, holders: list[Any]) -> None:
-        self.argv, self.holders = argv, holders
-
-
 def _libcuda_launch() -> Any:
     """The driver's ``cuLaunchKernel`` through ctypes (None where libcuda cannot be loaded): a
     launch without cuda.bindings' argument conversion, for the plans' fast path."""
@@ -312,23 +331,12 @@ class DriverLaunch:
 
     def __init__(self, kernel: CompiledKernel, fn: Any, grid: Sequence[int], block: Sequence[int],
                  shared_bytes: int, cluster: Sequence[int] | None, args: Sequence[Any]) -> None:
-        import torch
-
         self.kernel, self.fn = kernel, fn
         self.grid = tuple(int(g) for g in grid) + (1,) * (3 - len(grid))
         self.block = tuple(int(b) for b in block) + (1,) * (3 - len(block))
         self.shared_bytes = int(shared_bytes)
         self.cfg = _driver_config(grid, block, shared_bytes, cluster)
-        # Each argument's kind: None for a parameter block, a 64-bit address for a tensor, the
-        # exact C type for a scalar.
-        self.types: list[Any] = []
-        for i, a in enumerate(args):
-            if isinstance(a, ParamBlock):
-                self.types.append(None)
-            elif isinstance(a, torch.Tensor):
-                self.types.append(ctypes.c_uint64)
-            else:
-                self.types.append(_CTYPES[type(_marshal(a, i))])
+        self.types = _arg_types(args)
         self._direct = _libcuda_launch() if cluster is None else None
         self._handle = 0
         if self._direct is not None:
@@ -346,17 +354,7 @@ class DriverLaunch:
 
     def prepare(self, args: Sequence[Any]) -> Prepared:
         """Marshal ``args`` (of the types given at set-up)."""
-        holders: list[Any] = []
-        for a, t in zip(args, self.types):
-            if t is None:
-                holders.append(a)
-            elif t is ctypes.c_uint64 and not isinstance(a, (np.integer, int)):
-                holders.append(t(a.data_ptr()))
-            else:
-                holders.append(t(a))
-        argv = (ctypes.c_void_p * max(len(holders), 1))(
-            *[h.address if t is None else ctypes.addressof(h) for h, t in zip(holders, self.types)])
-        return Prepared(argv, holders)
+        return _prepare(args, self.types)
 
     def launch(self, prepared: Prepared, device: int) -> None:
         """Issue a prepared call on torch's current stream of ``device``."""
