@@ -2,7 +2,7 @@
 # Build, test and benchmark warpgemm on a GPU machine in one call, from the source tree.
 #
 #   scripts/gpu_check.sh [STEP ...]     steps: info tests ceiling bench host hopper hopper_results
-#                                       hopper_ncu clocks occupancy pack ncu stalls
+#                                       cute hopper_ncu clocks occupancy pack ncu stalls
 #                                       (default: info tests ceiling bench)
 #   PYTEST_ARGS="-k sgemm" BENCH_ARGS="sgemm --suite square" scripts/gpu_check.sh tests bench
 #   SMOKE_TIMEOUT=45 HOPPER_PYTEST_ARGS="-n 8" SANITIZE=0 scripts/gpu_check.sh hopper
@@ -100,7 +100,38 @@ for step in "${steps[@]}"; do
       if [[ $want == *" profile "* ]]; then
         timeout 150 python3 scripts/profile_model.py --prefill > "$OUT/profile_prefill_$gpu.log" 2>&1
         summary+=("profile_prefill: exit $? ($(grep -h '^== ' "$OUT/profile_prefill_$gpu.log" | tr '\n' ';'))")
+      fi
+      if [[ $want == *" per_gemm "* ]]; then  # each Linear of the prefill alone, model data and randn
+        timeout 200 python3 scripts/profile_model.py --per-gemm > "$OUT/per_gemm_$gpu.log" 2>&1
+        summary+=("per_gemm: exit $? ($(grep -h '^== ' "$OUT/per_gemm_$gpu.log" | tr '\n' ';'))"); cat "$OUT/per_gemm_$gpu.log" | tail -25
       fi ;;
+    cute)
+      # The CuTe rung (hgemm/09): the `cute` extra from the wheels carried in .whl/ when it is
+      # missing (no index here), its cold compile time, its tests, and its bench: fp32
+      # accumulation against rung 06 (bf16, Linear layout), the write-up's fp16-accumulate
+      # configuration (A column-major, B row-major) against rung 08.
+      python3 -c "from warpgemm.runtime import headers; headers.cute_include_paths()" 2>/dev/null \
+        || python3 -m pip install -q --no-deps --no-index .whl/*.whl 2>&1 | tail -2
+      WARPGEMM_CACHE=$(mktemp -d) python3 - <<'PY' 2>&1 | tee "$OUT/cute_compile.log"
+import time, warpgemm
+for arch, layouts, dtype, params in (("sm_90a", ("row", "col"), "bfloat16", {}),
+                                     ("sm_80", ("col", "row"), "float16", {"F16_ACCUMULATE": 1})):
+    t = time.perf_counter()
+    k = warpgemm.compile("hgemm/09_cute_tiled_mma", arch, a_layout=layouts[0], b_layout=layouts[1], in_dtype=dtype, **params)
+    print(f"cold compile hgemm/09_cute_tiled_mma {arch} {layouts} {dtype} {params}: {time.perf_counter() - t:.1f} s, "
+          f"{k.registers} registers, {k.spill_bytes} spill bytes")
+PY
+      timeout 540 python3 -m pytest -p no:cacheprovider -m gpu ${CUTE_PYTEST_ARGS:--n 8} tests/test_cute.py tests/test_hgemm.py \
+        tests/test_bench.py -k "cute or interleaved" 2>&1 | tee "$OUT/pytest_cute.log" | tail -8
+      summary+=("pytest cute: $(grep -aE '[0-9]+ (passed|failed)' "$OUT/pytest_cute.log" | tail -1)")
+      summary+=("$(grep -h 'cold compile' "$OUT/cute_compile.log" | tr '\n' ';')")
+      gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1 | grep -oE 'H[0-9]+' | tr 'A-Z' 'a-z')
+      timeout 300 python3 -m warpgemm.cli bench hgemm --shapes 4096^3 8192^3 --b-layout col --no-progress \
+        --kernels hgemm/06_fragment_double_buffer hgemm/09_cute_tiled_mma --json "$OUT/cute_f32acc_$gpu.json" \
+        > "$OUT/cute_f32acc_$gpu.log" 2>&1; summary+=("cute_f32acc: exit $?"); tail -14 "$OUT/cute_f32acc_$gpu.log"
+      timeout 300 python3 -m warpgemm.cli bench hgemm --dtype float16 --shapes 4096^3 8192^3 --a-layout col --no-progress \
+        --kernels hgemm/08_f16_accumulate hgemm/09_cute_tiled_mma:F16_ACCUMULATE=1 --json "$OUT/cute_f16acc_$gpu.json" \
+        > "$OUT/cute_f16acc_$gpu.log" 2>&1; summary+=("cute_f16acc: exit $?"); tail -14 "$OUT/cute_f16acc_$gpu.log" ;;
     clocks)
       # What bounds 8192^3: the SM clock and power while rung 06 and then cuBLAS run for a few
       # seconds each (nvidia-smi samples every 100 ms; read only), and the wgmma pipe metrics

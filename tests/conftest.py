@@ -33,3 +33,28 @@ def fresh_cache(tmp_path, monkeypatch):
     monkeypatch.setenv("WARPGEMM_CACHE", str(tmp_path / "cache"))
     monkeypatch.setattr(compiler, "_loaded", {})
     return tmp_path / "cache"
+
+
+def _extra_installed(extra: str) -> bool:
+    from warpgemm.errors import MissingExtraError
+    from warpgemm.runtime import headers
+
+    assert extra == "cute", f"no check for the {extra!r} extra"
+    try:
+        headers.cute_include_paths()
+    except MissingExtraError:
+        return False
+    return True
+
+
+def with_extra(kernel: str, *values):
+    """``pytest.param(*values)`` for a case of ``kernel``, skipped (with the install command as
+    the reason) when the kernel needs an optional extra that is not installed."""
+    from warpgemm import catalog
+    from warpgemm.runtime import headers
+
+    extra = catalog.get(kernel).extra
+    marks = ()
+    if extra is not None and not _extra_installed(extra):
+        marks = (pytest.mark.skip(reason=f"{kernel} needs the {extra} extra: {headers.INSTALL}"),)
+    return pytest.param(*values, marks=marks)

@@ -113,6 +113,27 @@ def test_the_ceiling_operands_are_normal_values_of_the_instruction_type():
 
 
 @pytest.mark.gpu
+def test_interleaved_timing_measures_the_kernel_not_the_hosts_time_to_launch_it():
+    import time
+
+    import torch
+
+    x = torch.randn(1 << 20, device="cuda")
+
+    def slow_host(i: int) -> torch.Tensor:  # 3 ms of host work before a launch of a few us
+        time.sleep(0.003)
+        return x.mul(2.0)
+
+    def fast_host(i: int) -> torch.Tensor:
+        return x.mul(2.0)
+
+    # The slow one goes first in every round, where the GPU would otherwise sit idle waiting.
+    t = timing.interleaved({"slow": slow_host, "fast": fast_host}, 1, min_rounds=20, max_rounds=20)
+    assert t["slow"].median_ms < 0.5, t["slow"].median_ms
+    assert 0.5 < timing.paired_ratio(t["slow"], t["fast"]) < 2.0
+
+
+@pytest.mark.gpu
 def test_the_ceiling_grows_with_independent_work_and_stays_below_the_dense_peak():
     from warpgemm.bench import ceiling
 

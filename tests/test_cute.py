@@ -54,6 +54,43 @@ def test_without_the_extra_a_cute_kernel_names_the_install_command(monkeypatch, 
         headers.cute_include_paths.cache_clear()
 
 
+def test_the_cute_rung_is_listed_without_the_extra_and_compiling_it_names_the_install_command(monkeypatch,
+                                                                                             fresh_cache):
+    import warpgemm
+    from warpgemm import catalog
+
+    spec = catalog.get("hgemm/09_cute_tiled_mma")
+    assert spec in catalog.kernels("hgemm") and spec.extra == "cute"
+    monkeypatch.setattr(headers, "cute_include_paths",
+                        lambda: (_ for _ in ()).throw(MissingExtraError(f"needs CuTe: {headers.INSTALL}")))
+    with pytest.raises(MissingExtraError, match=r'pip install "warpgemm\[cute\]"'):
+        warpgemm.compile(spec.name, "sm_80", a_layout="row", b_layout="col")
+
+
+def test_the_write_ups_fp16_accumulate_atom_takes_fp16_in_and_out_only():
+    from warpgemm import catalog
+
+    spec = catalog.get("hgemm/09_cute_tiled_mma")
+    inst = spec.instance("col", "row", "float16", "float16", {"F16_ACCUMULATE": 1})
+    assert inst.name_expression.endswith(", 1>")
+    for in_dtype, out_dtype in (("bfloat16", "bfloat16"), ("float16", "float32")):
+        with pytest.raises(ValueError, match=r"F16_ACCUMULATE=1 is the F16F16F16F16 atom: fp16 inputs and fp16 output"):
+            spec.instance("row", "col", in_dtype, out_dtype, {"F16_ACCUMULATE": 1})
+    with pytest.raises(ValueError, match="F16_ACCUMULATE is 0 .* or 1"):
+        spec.instance("row", "col", "float16", "float16", {"F16_ACCUMULATE": 2})
+
+
+@needs_headers
+def test_the_write_ups_own_configuration_compiles_without_spills(fresh_cache):
+    """MN-major shared tiles read by SM75_U16x8_LDSM_T (A column-major, B row-major) and the
+    F16F16F16F16 atom; test_compile covers the fp32-accumulate atom in every layout."""
+    import warpgemm
+
+    k = warpgemm.compile("hgemm/09_cute_tiled_mma", "sm_80", a_layout="col", b_layout="row", in_dtype="float16",
+                         F16_ACCUMULATE=1)
+    assert k.spill_bytes == 0 and k.registers <= 255
+
+
 def test_kernels_without_cute_need_no_extra(monkeypatch, fresh_cache):
     monkeypatch.setattr(headers, "cute_include_paths", lambda: pytest.fail("looked for the CuTe headers"))
     assert compile_kernel("sgemm/01_naive.cu", "sgemm_naive<true, true, 16, 16>", "sm_80").cubin

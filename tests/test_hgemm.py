@@ -1,4 +1,4 @@
-"""The HGEMM ladder (hgemm/01..08): every rung computes A @ B for fp16 and bf16 inputs, with an
+"""The HGEMM ladder (hgemm/01..09): every rung computes A @ B for fp16 and bf16 inputs, with an
 fp16, bf16 or fp32 output, for any shape and any of the four A/B layouts.
 
 Each case draws fresh random inputs, fills the output with NaN so that an element the kernel never
@@ -18,6 +18,8 @@ import torch
 import warpgemm
 from warpgemm import catalog
 from warpgemm.operands import prepare
+
+from conftest import with_extra
 
 pytestmark = pytest.mark.gpu
 
@@ -78,7 +80,7 @@ RAGGED_CASES = [(rung, shape, lay, DTYPES[(si + li) % len(DTYPES)])
                 for li, lay in enumerate(LAYOUTS)]
 
 
-@pytest.mark.parametrize("kernel,shape,layouts,dtypes", RAGGED_CASES,
+@pytest.mark.parametrize("kernel,shape,layouts,dtypes", [with_extra(c[0], *c) for c in RAGGED_CASES],
                          ids=[_id(*c) for c in RAGGED_CASES])
 def test_every_rung_matches_float64_on_ragged_shapes(kernel, shape, layouts, dtypes):
     _check(kernel, *shape, *layouts, *dtypes)
@@ -92,7 +94,7 @@ LAYOUT_CASES += [(rung, (4096, 4096, 4096), LAYOUTS[i % 4], DTYPES[i % 4])
                  for i, rung in enumerate(F32_ACC_RUNGS)]
 
 
-@pytest.mark.parametrize("kernel,shape,layouts,dtypes", LAYOUT_CASES,
+@pytest.mark.parametrize("kernel,shape,layouts,dtypes", [with_extra(c[0], *c) for c in LAYOUT_CASES],
                          ids=[_id(*c) for c in LAYOUT_CASES])
 def test_every_rung_reads_every_layout_without_copies(kernel, shape, layouts, dtypes):
     _check(kernel, *shape, *layouts, *dtypes, no_copy=True)
@@ -120,6 +122,19 @@ F16ACC_CASES += [(F16_ACC, (4096, 4096, 4096), ("row", "row"), (F16, F16))]
                          ids=[_id(*c) for c in F16ACC_CASES])
 def test_fp16_accumulate_matches_float64_within_its_rounding(kernel, shape, layouts, dtypes):
     _check(kernel, *shape, *layouts, *dtypes, tol=_f16acc_tol(shape[2]))
+
+
+# The CuTe rung with the write-up's own atom, SM80_16x8x16_F16F16F16F16_TN: the same rounding.
+CUTE = "hgemm/09_cute_tiled_mma"
+CUTE_F16ACC_CASES = [(CUTE, shape, lay, (F16, F16)) for shape in SHAPES for lay in LAYOUTS]
+CUTE_F16ACC_CASES += [(CUTE, (4096, 4096, 4096), ("col", "row"), (F16, F16))]
+
+
+@pytest.mark.parametrize("kernel,shape,layouts,dtypes", [with_extra(CUTE, *c) for c in CUTE_F16ACC_CASES],
+                         ids=[_id(*c) + "-F16_ACCUMULATE" for c in CUTE_F16ACC_CASES])
+def test_the_cute_rung_with_the_fp16_accumulate_atom_matches_float64_within_its_rounding(kernel, shape, layouts,
+                                                                                       dtypes):
+    _check(kernel, *shape, *layouts, *dtypes, tol=_f16acc_tol(shape[2]), F16_ACCUMULATE=1)
 
 
 def test_fp16_accumulate_takes_fp16_only():
@@ -176,7 +191,7 @@ def test_unaligned_and_strided_inputs_are_copied_and_correct(kernel):
     assert _rel_err(out, a.double() @ b.double()) <= TOL[F16]
 
 
-@pytest.mark.parametrize("kernel", F32_ACC_RUNGS)
+@pytest.mark.parametrize("kernel", [with_extra(r, r) for r in F32_ACC_RUNGS])
 @pytest.mark.parametrize("out_dtype", [F16, F32])
 def test_an_output_not_16_byte_aligned_is_written_with_narrower_stores(kernel, out_dtype):
     m, n, k = 333, 264, 100

@@ -4,12 +4,19 @@ Candidates (kernels and their baselines) are timed in rounds, A B C A B C ..., s
 drift hits all of them alike. Each launch reads an input set that none of the launches just
 before it touched: the sets rotate, and there are enough of them that the data a launch reads
 has been pushed out of L2 by at least twice the L2 size of other traffic since it was last read.
+
+Each round starts behind a hold: a kernel that keeps the GPU busy (``torch.cuda._sleep``) for
+longer than the host takes to enqueue the whole round. Without it, the first candidate of a round
+starts on an idle GPU and its events bracket the host's launch latency as well as the kernel (tens
+of microseconds: at 4096 x 2048 x 2048 it doubled cuBLAS's time, the baseline going first). With
+it, every launch of the round waits in the queue and its events bracket the kernel alone.
 """
 
 from __future__ import annotations
 
 import math
 import statistics
+import time
 from dataclasses import dataclass
 from typing import Callable
 
@@ -37,23 +44,58 @@ def sets_needed(working_set_bytes: int, l2_bytes: int, candidates: int) -> int:
     return min(256, math.ceil(2 * l2_bytes / max(working_set_bytes, 1)) + 1)
 
 
+_SLEEP_CYCLES = 1_000_000
+_cycles_per_ms: dict[int, float] = {}
+
+
+def _sleep_cycles_per_ms() -> float:
+    """Clock cycles of ``torch.cuda._sleep`` per millisecond on this device, measured once (on a
+    warm GPU: at a lower clock a hold only lasts longer)."""
+    device = torch.cuda.current_device()
+    rate = _cycles_per_ms.get(device)
+    if rate is None:
+        times = []
+        for _ in range(3):
+            start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+            start.record()
+            torch.cuda._sleep(_SLEEP_CYCLES)
+            end.record()
+            end.synchronize()
+            times.append(start.elapsed_time(end))
+        rate = _cycles_per_ms[device] = _SLEEP_CYCLES / max(min(times), 1e-3)
+    return rate
+
+
+def hold(ms: float) -> None:
+    """Keep the current stream's GPU busy for about ``ms`` milliseconds (at least), so that the
+    launches enqueued next start back to back, whatever the host's time to enqueue them."""
+    torch.cuda._sleep(int(min(ms, 50.0) * _sleep_cycles_per_ms()))
+
+
 def interleaved(runners: dict[str, Runner], n_sets: int, *, min_rounds: int = 20,
                 max_rounds: int = 200, target_seconds: float = 1.0, warmup: int = 2) -> dict[str, Timings]:
     """Time every runner in interleaved rounds; at least ``min_rounds`` rounds, more for fast
-    candidates until about ``target_seconds`` of measured time per candidate set."""
+    candidates until about ``target_seconds`` of measured time per candidate set. Each round
+    waits behind a :func:`hold` twice as long as the host took to enqueue the last one."""
     labels = list(runners)
     slot = 0
+    host_ms = 0.0
     for _ in range(warmup):
+        t0 = time.perf_counter()
         for label in labels:
             runners[label](slot % n_sets)
             slot += 1
+        host_ms = (time.perf_counter() - t0) * 1e3  # the last warm-up round's: no compile in it
     torch.cuda.synchronize()
+    _sleep_cycles_per_ms()
 
     results = {label: Timings(label, []) for label in labels}
     rounds = min_rounds
     r = 0
     while r < rounds:
         events = []
+        hold(2 * host_ms + 0.05)
+        t0 = time.perf_counter()
         for label in labels:
             start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
             start.record()
@@ -61,6 +103,7 @@ def interleaved(runners: dict[str, Runner], n_sets: int, *, min_rounds: int = 20
             end.record()
             slot += 1
             events.append((label, start, end))
+        host_ms = (time.perf_counter() - t0) * 1e3
         torch.cuda.synchronize()
         for label, start, end in events:
             results[label].ms.append(start.elapsed_time(end))

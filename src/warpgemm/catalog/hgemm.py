@@ -56,6 +56,18 @@ def _tuned_valid(p: Mapping[str, int]) -> bool:
     return _hgemm_valid(p) and warps in (4, 8) and deep_enough
 
 
+_CUTE_INSTALL = 'pip install "warpgemm[cute]"'
+
+
+def _cute_check(p: Mapping[str, int], in_dtype: str, out_dtype: str) -> str | None:
+    if p["F16_ACCUMULATE"] not in (0, 1):
+        return f"F16_ACCUMULATE is 0 (fp32 accumulation) or 1 (fp16), not {p['F16_ACCUMULATE']}"
+    if p["F16_ACCUMULATE"] and (in_dtype, out_dtype) != ("float16", "float16"):
+        return (f"F16_ACCUMULATE=1 is the F16F16F16F16 atom: fp16 inputs and fp16 output, not {in_dtype} "
+                f"to {out_dtype}; use F16_ACCUMULATE=0")
+    return None
+
+
 HGEMM_FAMILY = Family(
     name="hgemm", title="HGEMM ladder (fp16 / bf16 in, fp32 accumulation)", bench_dtype="bfloat16",
     square_max=16384,
@@ -93,4 +105,12 @@ HGEMM: tuple[KernelSpec, ...] = (
        outputs={"float16": ("float16",)}, math="f16acc", params=dict(_PIPELINE),
        constraints=(_VEC8, "accumulates in fp16: error grows with K; sums beyond 65504 overflow"),
        smem_bytes=lambda p: _hgemm_smem(p, c_bytes=2)),
+    _f(9, "the HGEMM in CuTe: the write-up's TiledMMA (2x2x1 warps, permutation 32x32x16) and "
+          "ldmatrix TiledCopies, cp.async into swizzled layouts, identity-tensor predication",
+       "cute_tiled_mma", "hgemm_cute_tiled_mma",
+       params={"BM": 128, "BN": 128, "BK": 32, "STAGES": 3, "SWIZZLE": 16, "F16_ACCUMULATE": 0},
+       threads=lambda p: 128, smem_bytes=lambda p: 2 * p["STAGES"] * (p["BM"] + p["BN"]) * p["BK"],
+       constraints=(_VEC8, f"written in CuTe: needs the cute extra ({_CUTE_INSTALL})",
+                    "F16_ACCUMULATE=1 (the F16F16F16F16 atom) takes fp16 and writes fp16 only"),
+       extra="cute", check_params=_cute_check),
 )

@@ -201,6 +201,11 @@ class KernelSpec:
     """``matmul`` runs the tuner's remembered choice for the problem, when there is one."""
     valid: Callable[[Params], bool] | None = None
     """Which combinations of the tuning space are legal (the template's static_asserts)."""
+    extra: str | None = None
+    """The optional install extra the kernel needs (``cute``: CuTe's headers), or None."""
+    check_params: Callable[[Params, str, str], str | None] | None = None
+    """``check_params(params, in_dtype, out_dtype)``: why these parameters cannot serve these
+    dtypes (a template static_assert, said before compiling), or None when they can."""
     typed: bool = False
     """The template takes the element types after the layouts:
     ``<bool A_ROW, bool B_ROW, typename T, typename TC, P0, ...>`` (T for A and B, TC for C)."""
@@ -302,6 +307,9 @@ class KernelSpec:
             out_dtype = self.default_out_dtype(in_dtype)
         self.check_types(in_dtype, out_dtype or "")
         p = self.resolve(params)
+        why = self.check_params(p, in_dtype, out_dtype or "") if self.check_params is not None else None
+        if why:
+            raise ValueError(f"{self.name}: {why}")
         args = ["true" if a_layout == ROW else "false", "true" if b_layout == ROW else "false"]
         if self.typed:
             args += [dtypes.get(in_dtype).cxx, dtypes.get(out_dtype).cxx]  # type: ignore[arg-type]
