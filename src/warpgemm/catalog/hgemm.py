@@ -105,8 +105,8 @@ HGEMM: tuple[KernelSpec, ...] = (
        outputs={"float16": ("float16",)}, math="f16acc", params=dict(_PIPELINE),
        constraints=(_VEC8, "accumulates in fp16: error grows with K; sums beyond 65504 overflow"),
        smem_bytes=lambda p: _hgemm_smem(p, c_bytes=2)),
-    _f(9, "the HGEMM in CuTe: the write-up's TiledMMA (2x2x1 warps, permutation 32x32x16) and "
-          "ldmatrix TiledCopies, cp.async into swizzled layouts, identity-tensor predication",
+    _f(9, "the HGEMM in CuTe: a TiledMMA of 2x2x1 warps (permutation 32x32x16), ldmatrix and "
+          "cp.async TiledCopies",
        "cute_tiled_mma", "hgemm_cute_tiled_mma",
        params={"BM": 128, "BN": 128, "BK": 32, "STAGES": 3, "SWIZZLE": 16, "F16_ACCUMULATE": 0},
        threads=lambda p: 128, smem_bytes=lambda p: 2 * p["STAGES"] * (p["BM"] + p["BN"]) * p["BK"],
