@@ -127,7 +127,7 @@ PY
       summary+=("$(grep -h 'cold compile' "$OUT/cute_compile.log" | tr '\n' ';')")
       gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1 | grep -oE 'H[0-9]+' | tr 'A-Z' 'a-z')
       timeout 300 python3 -m warpgemm.cli bench hgemm --shapes 4096^3 8192^3 --b-layout col --no-progress \
-        --kernels hgemm/06_fragment_double_buffer hgemm/09_cute_tiled_mma --json "$OUT/cute_f32acc_$gpu.json" \
+        --kernels hgemm/06_fragment_double_buffer hgemm/09_cute_tiled_mma hgemm/09_cute_tiled_mma:STAGES=3 --json "$OUT/cute_f32acc_$gpu.json" \
         > "$OUT/cute_f32acc_$gpu.log" 2>&1; summary+=("cute_f32acc: exit $?"); tail -14 "$OUT/cute_f32acc_$gpu.log"
       timeout 300 python3 -m warpgemm.cli bench hgemm --dtype float16 --shapes 4096^3 8192^3 --a-layout col --no-progress \
         --kernels hgemm/08_f16_accumulate hgemm/09_cute_tiled_mma:F16_ACCUMULATE=1 --json "$OUT/cute_f16acc_$gpu.json" \

@@ -108,7 +108,7 @@ HGEMM: tuple[KernelSpec, ...] = (
     _f(9, "the HGEMM in CuTe: a TiledMMA of 2x2x1 warps (permutation 32x32x16), ldmatrix and "
           "cp.async TiledCopies",
        "cute_tiled_mma", "hgemm_cute_tiled_mma",
-       params={"BM": 128, "BN": 128, "BK": 32, "STAGES": 3, "SWIZZLE": 16, "F16_ACCUMULATE": 0},
+       params={"BM": 128, "BN": 128, "BK": 32, "STAGES": 4, "SWIZZLE": 16, "F16_ACCUMULATE": 0},
        threads=lambda p: 128, smem_bytes=lambda p: 2 * p["STAGES"] * (p["BM"] + p["BN"]) * p["BK"],
        constraints=(_VEC8, f"written in CuTe: needs the cute extra ({_CUTE_INSTALL})",
                     "F16_ACCUMULATE=1 (the F16F16F16F16 atom) takes fp16 and writes fp16 only"),
