@@ -9,7 +9,8 @@ import argparse
 from pathlib import Path
 
 from warpgemm.layout import (
-    Layout, Swizzle, make_layout, make_tiled_mma, mma_atom, smem_tile, transposed_store_report,
+    Layout, Swizzle, copy_atom, make_layout, make_tiled_copy_A, make_tiled_copy_B, make_tiled_mma, mma_atom,
+    smem_tile, transposed_store_report,
 )
 from warpgemm.layout import draw
 
@@ -36,6 +37,14 @@ def figures() -> dict[str, draw.Figure]:
         "layout_mma_sm80_16x8x16.svg": draw.draw_mma_atom(mma_atom("SM80_16x8x16_F16F16F16F16_TN")),
         "layout_mma_sm70_8x8x4.svg": draw.draw_mma_atom(mma_atom("SM70_8x8x4_F16F16F16F16_TN")),
         "layout_tiled_mma.svg": draw.draw_tiled_mma(tiled),
+        # The write-up's ldmatrix TiledCopies (hgemm/09, docs/cute.md): who loads which element
+        # of one (32,16) tile of A (M x K) and of B (N x K).
+        "layout_tiled_copy_A.svg": draw.draw_tv_layout(
+            make_tiled_copy_A(copy_atom("SM75_U16x8_LDSM_T"), tiled).layout_tv, (32, 16),
+            "make_tiled_copy_A(SM75_U16x8_LDSM_T): A (32 x 16, M x K)"),
+        "layout_tiled_copy_B.svg": draw.draw_tv_layout(
+            make_tiled_copy_B(copy_atom("SM75_U16x8_LDSM_T"), tiled).layout_tv, (32, 16),
+            "make_tiled_copy_B(SM75_U16x8_LDSM_T): B (32 x 16, N x K)"),
         "layout_ldmatrix_x4.svg": draw.draw_ldmatrix(4, trans=False),
         "layout_ldmatrix_x4_trans.svg": draw.draw_ldmatrix(4, trans=True),
         "layout_swizzle_333.svg": draw.draw_swizzle(smem_tile(16, 64), smem_tile(16, 64, Swizzle(3, 3, 3)), 16, 64),
