@@ -314,6 +314,60 @@ def _libcuda_launch() -> Any:
 _launch_kernel: Any = None
 
 
+class _LaunchAttribute(ctypes.Structure):
+    """``CUlaunchAttribute``: an id, padding to 8 bytes, a 64-byte value union."""
+
+    _fields_ = [("id", ctypes.c_int), ("pad", ctypes.c_char * 4), ("value", ctypes.c_uint * 16)]
+
+
+class _LaunchConfig(ctypes.Structure):
+    """``CUlaunchConfig``."""
+
+    _fields_ = [("grid", ctypes.c_uint * 3), ("block", ctypes.c_uint * 3), ("shared_bytes", ctypes.c_uint),
+                ("stream", ctypes.c_void_p), ("attrs", ctypes.POINTER(_LaunchAttribute)),
+                ("num_attrs", ctypes.c_uint)]
+
+
+_CLUSTER_DIMENSION = 4
+"""``CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION``; its value is ``{x, y, z}``, three unsigned ints."""
+
+
+def _libcuda_launch_ex() -> Any:
+    """The driver's ``cuLaunchKernelEx`` through ctypes (None where libcuda cannot be loaded)."""
+    global _launch_kernel_ex
+    if _launch_kernel_ex is None:
+        try:
+            fn = ctypes.CDLL("libcuda.so.1").cuLaunchKernelEx
+        except (OSError, AttributeError):
+            _launch_kernel_ex = False
+        else:
+            fn.restype = ctypes.c_int
+            fn.argtypes = [ctypes.POINTER(_LaunchConfig), ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p]
+            _launch_kernel_ex = fn
+    return _launch_kernel_ex or None
+
+
+_launch_kernel_ex: Any = None
+
+
+def _cluster_config(grid: Sequence[int], block: Sequence[int], shared_bytes: int, cluster: Sequence[int],
+                    stream: int) -> tuple[_LaunchConfig, _LaunchAttribute]:
+    """A ctypes ``CUlaunchConfig`` for ``stream`` with the cluster-dimension attribute (returned
+    too: the config points into it, so both are kept together)."""
+    attr = _LaunchAttribute()
+    attr.id = _CLUSTER_DIMENSION
+    for i, c in enumerate(tuple(int(c) for c in cluster) + (1,) * (3 - len(cluster))):
+        attr.value[i] = c
+    cfg = _LaunchConfig()
+    cfg.grid[:] = list(grid)
+    cfg.block[:] = list(block)
+    cfg.shared_bytes = int(shared_bytes)
+    cfg.stream = stream or None
+    cfg.attrs = ctypes.pointer(attr)
+    cfg.num_attrs = 1
+    return cfg, attr
+
+
 class DriverLaunch:
     """A driver launch set up once for a fixed grid, block, shared memory, cluster and argument
     types, then issued with new argument values: the plans' path for kernels that take parameter
@@ -322,12 +376,13 @@ class DriverLaunch:
     :meth:`prepare` marshals one call's arguments (tensor addresses, scalars, parameter blocks,
     which the driver copies at launch) into a :class:`Prepared`; :meth:`launch` issues it on
     torch's current stream. A plan keeps the Prepared of the addresses it has seen, so a repeated
-    call marshals nothing. Without a cluster the launch is ``cuLaunchKernel`` called through
-    ctypes; clusters need ``cuLaunchKernelEx`` (cuda.bindings), whose configuration holds the
-    stream and is therefore updated under a lock."""
+    call marshals nothing. The launch is the driver's ``cuLaunchKernel`` called through ctypes, or
+    for clusters its ``cuLaunchKernelEx``, with one configuration per stream (the configuration
+    holds the stream); where libcuda cannot be loaded, cuda.bindings' ``cuLaunchKernelEx``, whose
+    configuration is updated under a lock."""
 
-    __slots__ = ("kernel", "fn", "grid", "block", "shared_bytes", "cfg", "types", "_handle", "_direct", "_lock",
-                 "_streams")
+    __slots__ = ("kernel", "fn", "grid", "block", "shared_bytes", "cluster", "cfg", "types", "_handle", "_direct",
+                 "_direct_ex", "_lock", "_streams", "_configs")
 
     def __init__(self, kernel: CompiledKernel, fn: Any, grid: Sequence[int], block: Sequence[int],
                  shared_bytes: int, cluster: Sequence[int] | None, args: Sequence[Any]) -> None:
@@ -335,12 +390,14 @@ class DriverLaunch:
         self.grid = tuple(int(g) for g in grid) + (1,) * (3 - len(grid))
         self.block = tuple(int(b) for b in block) + (1,) * (3 - len(block))
         self.shared_bytes = int(shared_bytes)
+        self.cluster = None if cluster is None else tuple(int(c) for c in cluster)
         self.cfg = _driver_config(grid, block, shared_bytes, cluster)
         self.types = _arg_types(args)
         self._direct = _libcuda_launch() if cluster is None else None
+        self._direct_ex = _libcuda_launch_ex() if cluster is not None else None
         self._handle = 0
-        if self._direct is not None:
-            # The loaded kernel is a context-independent CUkernel; cuLaunchKernel takes the
+        if self._direct is not None or self._direct_ex is not None:
+            # The loaded kernel is a context-independent CUkernel; the ctypes launches take the
             # CUfunction of it in the current context.
             from cuda.bindings import driver as cu
 
@@ -348,9 +405,10 @@ class DriverLaunch:
             if err == cu.CUresult.CUDA_SUCCESS:
                 self._handle = int(function)
             else:
-                self._direct = None
+                self._direct = self._direct_ex = None
         self._lock = threading.Lock()
         self._streams: dict[int, Any] = {}
+        self._configs: dict[int, tuple[_LaunchConfig, _LaunchAttribute]] = {}
 
     def prepare(self, args: Sequence[Any]) -> Prepared:
         """Marshal ``args`` (of the types given at set-up)."""
@@ -369,6 +427,17 @@ class DriverLaunch:
                                prepared.argv, None)
             if err:
                 raise RuntimeError(f"{self.kernel.name_expression}: cuLaunchKernel failed: CUresult {err}")
+            return
+        if self._direct_ex is not None:
+            config = self._configs.get(handle)
+            if config is None:  # one per stream, made once; a dict store is atomic
+                config = self._configs.setdefault(
+                    handle, _cluster_config(self.grid, self.block, self.shared_bytes, self.cluster, handle))
+            err = self._direct_ex(ctypes.byref(config[0]), self._handle, prepared.argv, None)
+            if err:
+                raise RuntimeError(f"{self.kernel.name_expression}: cuLaunchKernelEx failed: CUresult {err} "
+                                   f"(grid {self.grid}, block {self.block}, cluster {self.cluster}, "
+                                   f"{self.shared_bytes} B shared)")
             return
         from cuda.bindings import driver as cu
 
