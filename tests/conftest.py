@@ -35,7 +35,8 @@ def fresh_cache(tmp_path, monkeypatch):
     return tmp_path / "cache"
 
 
-def _extra_installed(extra: str) -> bool:
+def extra_installed(extra: str) -> bool:
+    """Whether the optional install extra ``extra`` (``cute``: CuTe's headers) is installed."""
     from warpgemm.errors import MissingExtraError
     from warpgemm.runtime import headers
 
@@ -55,6 +56,6 @@ def with_extra(kernel: str, *values):
 
     extra = catalog.get(kernel).extra
     marks = ()
-    if extra is not None and not _extra_installed(extra):
+    if extra is not None and not extra_installed(extra):
         marks = (pytest.mark.skip(reason=f"{kernel} needs the {extra} extra: {headers.INSTALL}"),)
     return pytest.param(*values, marks=marks)

@@ -33,6 +33,23 @@ def test_compile_reports_static_and_dynamic_shared_memory(capsys):
     assert f"0 B static + {dynamic:>6} B dynamic smem" in capsys.readouterr().out
 
 
+def test_compile_all_skips_a_kernel_whose_extra_is_missing_and_names_the_install_command(monkeypatch, capsys):
+    from warpgemm.errors import MissingExtraError
+    from warpgemm.runtime import headers
+
+    monkeypatch.setattr(headers, "cute_include_paths",
+                        lambda: (_ for _ in ()).throw(MissingExtraError(f"needs CuTe: {headers.INSTALL}")))
+    from warpgemm import catalog
+
+    real = catalog.kernels  # the CuTe rung and one small kernel after it, to keep the test quick
+    monkeypatch.setattr(catalog, "kernels", lambda family=None, arch=None: [
+        catalog.get("hgemm/09_cute_tiled_mma"), catalog.get("sgemm/01_naive")] if family == "hgemm" else real(family, arch))
+    assert main(["compile", "all", "--family", "hgemm", "--arch", "sm_80"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("hgemm/09_cute_tiled_mma") and 'skipped: needs CuTe: pip install "warpgemm[cute]"' in lines[0]
+    assert lines[1].startswith("sgemm/01_naive") and "regs" in lines[1]  # compiling went on
+
+
 def test_compile_all_skips_kernels_newer_than_the_arch(capsys):
     assert main(["compile", "all", "--family", "sgemm", "--arch", "sm_75"]) == 0
     out = capsys.readouterr().out

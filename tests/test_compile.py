@@ -7,7 +7,9 @@ import pytest
 import warpgemm
 from warpgemm import catalog
 from warpgemm.errors import CompileError
-from warpgemm.runtime import compile_kernel, parse_ptxas_report
+from warpgemm.runtime import compile_kernel, headers, parse_ptxas_report
+
+from conftest import extra_installed
 
 ARCHS = ("sm_80", "sm_90a")
 
@@ -21,8 +23,8 @@ CASES = [(spec, arch, la, lb) for spec in catalog.CATALOG for arch in ARCHS
 @pytest.mark.parametrize("spec,arch,a_layout,b_layout", CASES,
                          ids=[f"{s.name}-{arch}-{la[0]}{lb[0]}" for s, arch, la, lb in CASES])
 def test_kernel_compiles_to_a_cubin_without_spills(spec, arch, a_layout, b_layout):
-    if spec.extra == "cute":
-        pytest.importorskip("cutlass_library", reason='CuTe\'s headers: pip install "warpgemm[cute]"')
+    if spec.extra is not None and not extra_installed(spec.extra):
+        pytest.skip(f"{spec.name} needs the {spec.extra} extra: {headers.INSTALL}")
     k = warpgemm.compile(spec.name, arch, a_layout=a_layout, b_layout=b_layout)
     assert k.cubin[:4] == b"\x7fELF"
     assert k.arch == arch

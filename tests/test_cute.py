@@ -12,16 +12,10 @@ import pytest
 from warpgemm.errors import MissingExtraError
 from warpgemm.runtime import compile_kernel, compiler, headers
 
-
-def _have_headers() -> bool:
-    try:
-        headers.cute_include_paths()
-    except MissingExtraError:
-        return False
-    return True
+from conftest import extra_installed
 
 
-needs_headers = pytest.mark.skipif(not _have_headers(), reason=f"the CuTe headers are not installed ({headers.INSTALL})")
+needs_headers = pytest.mark.skipif(not extra_installed("cute"), reason=f"the CuTe headers are not installed ({headers.INSTALL})")
 
 
 @needs_headers

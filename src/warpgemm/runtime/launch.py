@@ -295,23 +295,29 @@ def launch_planned(fn: Any, config: Any, args: Sequence[Any], device: int) -> No
     _cuda_core_api()[2](_current_stream(device), config, fn, *args)
 
 
-def _libcuda_launch() -> Any:
-    """The driver's ``cuLaunchKernel`` through ctypes (None where libcuda cannot be loaded): a
-    launch without cuda.bindings' argument conversion, for the plans' fast path."""
-    global _launch_kernel
-    if _launch_kernel is None:
+_libcuda_symbols: dict[str, Any] = {}
+
+
+def _libcuda(name: str, argtypes: list[Any]) -> Any:
+    """The driver function ``name`` through ctypes, returning a CUresult (int), or None where
+    libcuda cannot be loaded or lacks it: a launch without cuda.bindings' argument conversion,
+    for the plans' fast path. Looked up once."""
+    fn = _libcuda_symbols.get(name)
+    if fn is None:
         try:
-            fn = ctypes.CDLL("libcuda.so.1").cuLaunchKernel
-        except OSError:
-            _launch_kernel = False
+            fn = getattr(ctypes.CDLL("libcuda.so.1"), name)
+        except (OSError, AttributeError):
+            fn = False
         else:
             fn.restype = ctypes.c_int
-            fn.argtypes = [ctypes.c_void_p] + [ctypes.c_uint] * 7 + [ctypes.c_void_p] * 3
-            _launch_kernel = fn
-    return _launch_kernel or None
+            fn.argtypes = argtypes
+        _libcuda_symbols[name] = fn
+    return fn or None
 
 
-_launch_kernel: Any = None
+def _libcuda_launch() -> Any:
+    """``cuLaunchKernel(f, grid xyz, block xyz, shared bytes, stream, params, extra)``."""
+    return _libcuda("cuLaunchKernel", [ctypes.c_void_p] + [ctypes.c_uint] * 7 + [ctypes.c_void_p] * 3)
 
 
 class _LaunchAttribute(ctypes.Structure):
@@ -333,21 +339,9 @@ _CLUSTER_DIMENSION = 4
 
 
 def _libcuda_launch_ex() -> Any:
-    """The driver's ``cuLaunchKernelEx`` through ctypes (None where libcuda cannot be loaded)."""
-    global _launch_kernel_ex
-    if _launch_kernel_ex is None:
-        try:
-            fn = ctypes.CDLL("libcuda.so.1").cuLaunchKernelEx
-        except (OSError, AttributeError):
-            _launch_kernel_ex = False
-        else:
-            fn.restype = ctypes.c_int
-            fn.argtypes = [ctypes.POINTER(_LaunchConfig), ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p]
-            _launch_kernel_ex = fn
-    return _launch_kernel_ex or None
-
-
-_launch_kernel_ex: Any = None
+    """``cuLaunchKernelEx(const CUlaunchConfig*, f, params, extra)``."""
+    return _libcuda("cuLaunchKernelEx", [ctypes.POINTER(_LaunchConfig), ctypes.c_void_p, ctypes.c_void_p,
+                                         ctypes.c_void_p])
 
 
 def _cluster_config(grid: Sequence[int], block: Sequence[int], shared_bytes: int, cluster: Sequence[int],
