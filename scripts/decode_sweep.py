@@ -1,10 +1,13 @@
 #!/usr/bin/env python3
-"""Measure the small-M kernel's parameters on this GPU, against cuBLAS, the way the decode suite
+"""Measure a small-M kernel's parameters on this GPU, against cuBLAS, the way the decode suite
 times it: CUDA-graph replays over enough copies of the weight that every call reads it from HBM,
 candidates and cuBLAS interleaved. Prints, per shape, cuBLAS and the fastest choices; writes every
 timing with its context as JSON.
 
-    python scripts/decode_sweep.py [--ms 1 16 32 64] [--nk 4096x4096 14336x4096] [--json out.json]
+    python scripts/decode_sweep.py [--kernel decode/02_swap_ab_wgmma] [--ms 1 16 32 64]
+        [--nk 4096x4096 14336x4096] [--space "BM=64,128;STAGES=4,8"] [--json out.json]
+
+Candidates also run ``kernel="auto"`` (the shipped choice) in the same rounds.
 """
 
 from __future__ import annotations
@@ -23,34 +26,42 @@ import warpgemm  # noqa: E402
 from warpgemm import catalog  # noqa: E402
 from warpgemm.bench import context, timing  # noqa: E402
 
-KERNEL = "decode/01_swap_ab_splitk"
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--kernel", default="decode/01_swap_ab_splitk")
     ap.add_argument("--ms", type=int, nargs="+", default=[1, 4, 16, 32, 64])
     ap.add_argument("--nk", nargs="+", default=["4096x4096", "14336x4096", "4096x14336", "8192x8192"])
-    ap.add_argument("--space", default="ROW_GROUPS=1,2,4;WARPS=4,8,16;UNROLL=2,4,8;KSPLIT=1",
-                    help="parameter values to try, NAME=v,v;NAME=v,...")
+    ap.add_argument("--space", default=None,
+                    help="parameter values to try, NAME=v,v;NAME=v,... (default: the kernel's tuning space)")
     ap.add_argument("--rounds", type=int, default=15)
     ap.add_argument("--json")
     args = ap.parse_args()
-    spec = catalog.get(KERNEL)
-    space = {kv.split("=")[0]: [int(v) for v in kv.split("=")[1].split(",")] for kv in args.space.split(";")}
+    kernel = args.kernel
+    spec = catalog.get(kernel)
+    if args.space:
+        space = {kv.split("=")[0]: [int(v) for v in kv.split("=")[1].split(",")] for kv in args.space.split(";")}
+    else:
+        space = {name: list(values) for name, values in spec.tuning.items()}
     names = list(space)
     cands = [dict(zip(names, vals)) for vals in itertools.product(*space.values())]
-    cands = [p for p in cands if spec.valid(spec.resolve(p))]
+
+    def shaped(p, m, n, k):
+        return spec.resolve({**(spec.shape_params(m, n, k) if spec.shape_params else {}), **p})
+
+    cands = [p for p in cands if any(spec.valid(shaped(p, m, 4096, 4096)) for m in args.ms)]
     # Compile every candidate for every M in parallel processes first.
     from warpgemm.runtime.device import current_arch
     from warpgemm.tuning.search import precompile
     from warpgemm.tuning.table import Problem
 
-    tiles = sorted({max(1, -(-m // 8)) for m in args.ms})
-    precompile(spec, [q for p in cands for tt in tiles if spec.valid(q := spec.resolve({**p, "TOKEN_TILES": tt}))],
+    variants = {tuple(sorted(shaped(p, m, 4096, 4096).items())) for p in cands for m in args.ms}
+    precompile(spec, [dict(v) for v in variants if spec.valid(dict(v))],
                Problem(1, 1, 1, "bfloat16", "bfloat16", "row", "col"), current_arch())
     l2 = torch.cuda.get_device_properties(0).L2_cache_size
     bw = context.read_bandwidth_gbps()
-    doc = {"context": context.collect(), "read_bandwidth_gbps": bw, "kernel": KERNEL, "results": []}
+    doc = {"context": context.collect(), "read_bandwidth_gbps": bw, "kernel": kernel, "results": []}
     print(f"{doc['context']['gpu']}: read bandwidth {bw:.0f} GB/s")
     for nk in args.nk:
         n, k = (int(x) for x in nk.split("x"))
@@ -61,26 +72,29 @@ def main() -> int:
             xs = [torch.randn(m, k, device="cuda").to(torch.bfloat16) for _ in range(sets)]
             out = torch.empty(m, n, device="cuda", dtype=torch.bfloat16)
             ref = (xs[0].double() @ ws[0].double().t())
-            runners = {"cuBLAS": lambda i: torch.matmul(xs[i], ws[i].t())}
-            tt = max(1, -(-m // 8))
+            runners = {"cuBLAS": lambda i: torch.matmul(xs[i], ws[i].t()),
+                       "auto": lambda i: warpgemm.matmul(xs[i], ws[i].t(), out=out)}
             for p in cands:
-                if not spec.valid(spec.resolve({**p, "TOKEN_TILES": tt})):
+                if not spec.valid(shaped(p, m, n, k)):
                     continue
                 label = ",".join(f"{k_}={v}" for k_, v in p.items())
+
                 def run(i, p=p):
-                    return warpgemm.matmul(xs[i], ws[i].t(), kernel=KERNEL, out=out, **p)
+                    return warpgemm.matmul(xs[i], ws[i].t(), kernel=kernel, out=out, **p)
+                runners[label] = run
+            for label, run in runners.items():
                 got = run(0).double()
                 err = float(torch.linalg.vector_norm(got - ref) / torch.linalg.vector_norm(ref))
                 if not err < 1e-2:
-                    raise SystemExit(f"{KERNEL} {p} at {m}x{n}x{k}: wrong result (rel err {err:.2e})")
-                runners[label] = run
+                    raise SystemExit(f"{label} at {m}x{n}x{k}: wrong result (rel err {err:.2e})")
             graphs = {label: timing.capture(r, sets) for label, r in runners.items()}
             times = timing.interleaved({label: (lambda i, g=g: g.replay()) for label, g in graphs.items()}, 1,
                                        min_rounds=args.rounds, max_rounds=args.rounds, warmup=2)
             per_call = {label: t.median_ms / sets * 1e3 for label, t in times.items()}
             base = per_call.pop("cuBLAS")
             best = sorted(per_call.items(), key=lambda kv: kv[1])
-            print(f"M={m:>2} N={n} K={k}: cuBLAS {base:6.2f} us ({w_bytes / base / 1e3:5.0f} GB/s); best: "
+            auto = per_call["auto"]
+            print(f"M={m:>2} N={n} K={k}: cuBLAS {base:6.2f} us ({w_bytes / base / 1e3:5.0f} GB/s); auto {base / auto:4.2f}x; best: "
                   + "; ".join(f"{lab} {us:6.2f} us {base / us:4.2f}x" for lab, us in best[:3]), flush=True)
             for label, us in per_call.items():
                 doc["results"].append({"m": m, "n": n, "k": k, "params": label, "us": us, "cublas_us": base,

@@ -2,7 +2,7 @@
 # Build, test and benchmark warpgemm on a GPU machine in one call, from the source tree.
 #
 #   scripts/gpu_check.sh [STEP ...]     steps: info tests ceiling bench host hopper hopper_results
-#                                       cute hopper_ncu clocks occupancy pack ncu stalls
+#                                       cute decode hopper_ncu clocks occupancy pack ncu stalls
 #                                       (default: info tests ceiling bench)
 #   PYTEST_ARGS="-k sgemm" BENCH_ARGS="sgemm --suite square" scripts/gpu_check.sh tests bench
 #   SMOKE_TIMEOUT=45 HOPPER_PYTEST_ARGS="-n 8" SANITIZE=0 scripts/gpu_check.sh hopper
@@ -132,6 +132,25 @@ PY
       timeout 300 python3 -m warpgemm.cli bench hgemm --dtype float16 --shapes 4096^3 8192^3 --a-layout col --no-progress \
         --kernels hgemm/08_f16_accumulate hgemm/09_cute_tiled_mma:F16_ACCUMULATE=1 --json "$OUT/cute_f16acc_$gpu.json" \
         > "$OUT/cute_f16acc_$gpu.log" 2>&1; summary+=("cute_f16acc: exit $?"); tail -14 "$OUT/cute_f16acc_$gpu.log" ;;
+    decode)
+      # The small-M kernels: their tests (decode/02 under a timeout: a pipeline bug hangs), then
+      # decode/02's parameters against cuBLAS and kernel="auto" at decode shapes
+      # (scripts/decode_sweep.py), then the decode suite as docs/decode.md shows it.
+      gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1 | grep -oE 'H[0-9]+' | tr 'A-Z' 'a-z')
+      timeout 420 python3 -m pytest -p no:cacheprovider -m gpu ${DECODE_PYTEST_ARGS:--n 8} tests/test_decode.py 2>&1 \
+        | tee "$OUT/pytest_decode.log" | tail -8
+      summary+=("pytest decode: $(grep -aE '[0-9]+ (passed|failed)' "$OUT/pytest_decode.log" | tail -1)")
+      if [ -n "${DECODE_SPACE:-}" ]; then
+        timeout "${SWEEP_TIMEOUT:-400}" python3 scripts/decode_sweep.py --kernel decode/02_swap_ab_wgmma \
+          --ms ${DECODE_MS:-16 32 64} --space "$DECODE_SPACE" --rounds ${DECODE_ROUNDS:-11} \
+          --json "$OUT/decode_sweep_wgmma_$gpu.json" 2>&1 | tee "$OUT/decode_sweep_wgmma_$gpu.log" | grep -E '^M=|GB/s'
+        summary+=("decode sweep: exit $?")
+      fi
+      if [ -n "${DECODE_BENCH:-}" ]; then
+        timeout 400 python3 -m warpgemm.cli bench decode --suite decode --kernels $DECODE_BENCH --no-progress \
+          --json "$OUT/decode_auto_$gpu.json" > "$OUT/decode_auto_$gpu.log" 2>&1
+        summary+=("decode bench: exit $?"); tail -${BENCH_TAIL:-60} "$OUT/decode_auto_$gpu.log"
+      fi ;;
     clocks)
       # What bounds 8192^3: the SM clock and power while rung 06 and then cuBLAS run for a few
       # seconds each (nvidia-smi samples every 100 ms; read only), and the wgmma pipe metrics

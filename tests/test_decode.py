@@ -1,5 +1,6 @@
-"""The small-M (decode) kernel: A @ W.t() for M <= 64, any N and K, fp16/bf16 in, fp16/bf16/fp32
-out, with the bias fused, the same bits on every run; and kernel="auto" sends decode shapes to it.
+"""The small-M (decode) kernels: A @ W.t() for M <= 64, any N and K, fp16/bf16 in, fp16/bf16/fp32
+out, with the bias fused, the same bits on every run; and kernel="auto" sends decode shapes to them.
+Rung 02 (Hopper's pipeline, swapped) also reads a row-major B and any M.
 
 Fresh random inputs every time, the output poisoned with NaN, a float64 reference."""
 
@@ -13,6 +14,14 @@ import warpgemm
 pytestmark = pytest.mark.gpu
 
 KERNEL = "decode/01_swap_ab_splitk"
+WGMMA = "decode/02_swap_ab_wgmma"
+
+
+def _on_hopper() -> bool:
+    return torch.cuda.is_available() and torch.cuda.get_device_capability() == (9, 0)
+
+
+needs_hopper = pytest.mark.skipif("not _on_hopper()", reason="decode/02 runs on compute capability 9.0 only")
 MS = [1, 2, 7, 8, 9, 16, 31, 33, 64]
 # K runs in chunks of 32 (4 lanes x 8 elements): K = 1, primes (97, 4093), a chunk +-1 (31, 33),
 # an odd count of whole chunks (2080 = 65 x 32), and a K whose rows are not 16-byte aligned.
@@ -122,3 +131,55 @@ def test_a_captured_graph_replays_the_decode_kernel():
     g.replay()
     torch.cuda.synchronize()
     assert _rel(out, x.double() @ w.double().t()) < 1e-2
+
+
+# -- rung 02: swap AB through the Hopper pipeline -------------------------------------------------
+
+WGMMA_SHAPES = [(1, 8, 8), (7, 100, 4096), (17, 1000, 1000), (31, 4095, 1000), (33, 4096, 4096), (64, 129, 2080),
+                (64, 4096, 4096), (40, 257, 33), (64, 1, 64), (100, 300, 520)]
+
+
+@needs_hopper
+@pytest.mark.parametrize("b_layout", ["col", "row"])
+@pytest.mark.parametrize("m,n,k", WGMMA_SHAPES)
+@pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16])
+def test_swap_ab_wgmma_is_correct_for_any_shape_in_both_b_layouts(m, n, k, dtype, b_layout):
+    x, w = _linear_operands(m, n, k, dtype)
+    b = w.t() if b_layout == "col" else w.t().contiguous()
+    out = torch.full((m, n), float("nan"), device="cuda", dtype=dtype)
+    warpgemm.matmul(x, b, kernel=WGMMA, out=out)
+    torch.cuda.synchronize()
+    assert _rel(out, x.double() @ w.double().t()) < TOL[dtype]
+
+
+@needs_hopper
+@pytest.mark.parametrize("params", [{"BM": 64, "BN": 32, "BK": 128, "STAGES": 4, "IN_FLIGHT": 0},
+                                    {"BM": 128, "BN": 32, "BK": 64, "STAGES": 6},
+                                    {"BM": 64, "BN": 64, "BK": 64, "STAGES": 8, "SPLITS": 1}])
+@pytest.mark.parametrize("m,n,k", [(9, 2048, 4096), (64, 1000, 1537), (32, 14336, 64)])
+def test_swap_ab_wgmma_params_and_the_split_are_correct_with_the_bias(m, n, k, params):
+    x, w = _linear_operands(m, n, k, torch.bfloat16)
+    bias = torch.randn(n, device="cuda").to(torch.bfloat16)
+    out = torch.empty((m, n), device="cuda", dtype=torch.float32)
+    for launch in range(2):  # the second launch finds the split's counters reset by the first
+        out.fill_(float("nan"))
+        warpgemm.matmul(x, w.t(), kernel=WGMMA, out=out, out_dtype=torch.float32, bias=bias, **params)
+        assert _rel(out, x.double() @ w.double().t() + bias.double()) < 1e-5, f"launch {launch}"
+
+
+@needs_hopper
+def test_swap_ab_wgmma_gives_the_same_bits_on_every_run():
+    x, w = _linear_operands(48, 4096, 4096, torch.bfloat16)
+    first = warpgemm.matmul(x, w.t(), kernel=WGMMA)
+    for _ in range(3):
+        assert torch.equal(warpgemm.matmul(x, w.t(), kernel=WGMMA), first)
+
+
+@needs_hopper
+def test_swap_ab_wgmma_writes_an_output_with_padded_rows():
+    x, w = _linear_operands(20, 300, 256, torch.bfloat16)
+    big = torch.full((20, 320), float("nan"), device="cuda", dtype=torch.bfloat16)
+    out = big[:, :300]
+    warpgemm.matmul(x, w.t(), kernel=WGMMA, out=out)
+    assert _rel(out, x.double() @ w.double().t()) < 1e-2
+    assert torch.isnan(big[:, 300:]).all()  # nothing written past N

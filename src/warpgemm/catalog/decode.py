@@ -5,7 +5,10 @@ from __future__ import annotations
 
 from typing import Mapping
 
+import numpy as np
 
+from ..runtime import tensor_map
+from . import hopper
 from .spec import COL, NULL, ROW, Family, KernelSpec, cdiv, gemm_bias_args
 
 
@@ -42,6 +45,31 @@ def _smem(p: Mapping[str, int]) -> int:
     return 4 * 32 * p["WARPS"] * p["ROW_GROUPS"] * p["TOKEN_TILES"] * 4
 
 
+# Rung 02 is hopper/04_persistent with the operands exchanged: its tiles are BM rows of W by BN
+# tokens, so the persistent schedule's functions take (N, M) where the problem has (M, N).
+def _swapped(f):
+    return lambda m, n, k, p, slots: f(n, m, k, p, slots)
+
+
+def _swap_tma_args(inst, a, b, c, m, n, k, workspace=None, bias=None):
+    """Rung 02: W's tensor map (W = b^T, N x K, in BM-row boxes), the tokens' (a, read as the K x M
+    matrix a^T, K-major, in BN-row boxes), then C, M, N, K, ldc, the bias and the K split."""
+    p, dtype = inst.params, inst.in_dtype
+    w_layout = ROW if b.layout == COL else COL  # the transpose of b
+    map_w = tensor_map.operand_map(dtype, n, k, w_layout, b.ld, w_layout == ROW, p["BM"], p["BK"])
+    map_x = tensor_map.operand_map(dtype, k, m, COL, a.ld, True, p["BN"], p["BK"])
+    return (tensor_map.encode(map_w, b.tensor.data_ptr()), tensor_map.encode(map_x, a.tensor.data_ptr()), c,
+            np.int32(m), np.int32(n), np.int32(k), np.int32(c.stride(0)), bias if bias is not None else NULL,
+            *hopper.split_args(workspace))
+
+
+def _valid_wgmma(p: Mapping[str, int]) -> bool:
+    """Rung 02's static_asserts (and the hopper mainloop's)."""
+    return (p["BM"] in (64, 128) and p["BN"] in (32, 64) and p["BK"] in (64, 128) and 2 <= p["STAGES"] <= 8
+            and p["IN_FLIGHT"] in (0, 1) and p["IN_FLIGHT"] < p["STAGES"] and 0 <= p["SPLITS"] <= hopper.MAX_SPLITS
+            and hopper.smem_bytes(p) <= 227 * 1024)
+
+
 DECODE_FAMILY = Family(
     name="decode", title="Small-M GEMM for decode (fp16 / bf16 in, M <= 64)", bench_dtype="bfloat16",
     square_max=16384,
@@ -65,4 +93,16 @@ DECODE: tuple[KernelSpec, ...] = (
        tuning={"ROW_GROUPS": (1, 2), "WARPS": (4, 8, 16), "UNROLL": (2, 4, 8), "KSPLIT": (1, 2, 4),
                "L2_256B": (0, 1)},
        valid=_valid, abi=_args, fused_bias=True),
+    _f(2, "swap AB on Hopper's pipeline: W on wgmma's M side streamed by TMA, the tokens shared by a "
+          "tile's rows", "swap_ab_wgmma",
+       "decode_swap_ab_wgmma", arch="sm_90a", layouts=((ROW, COL), (ROW, ROW)),
+       constraints=(hopper.TMA_CONSTRAINT, "A row-major"),
+       params={"BM": 128, "BN": 64, "BK": 64, "STAGES": 8, "IN_FLIGHT": 1, "SPLITS": 0},
+       threads=lambda p: 128 * (1 + p["BM"] // 64), tile=lambda p: (p["BN"], p["BM"]), persistent=True,
+       smem_bytes=hopper.smem_bytes, abi=_swap_tma_args, last_wave=_swapped(hopper.last_wave),
+       workspace=_swapped(hopper.split_scratch), counters=_swapped(hopper.split_counters),
+       host_params=("SPLITS",),
+       shape_params=lambda m, n, k: {"BN": 32 if m <= 32 else 64},
+       tuning={"BM": (64, 128), "BK": (64, 128), "STAGES": (4, 6, 8), "IN_FLIGHT": (0, 1)},
+       valid=_valid_wgmma, fused_bias=True),
 )

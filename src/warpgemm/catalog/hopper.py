@@ -18,7 +18,7 @@ from ..runtime import tensor_map
 from ..runtime.launch import ParamBlock
 from .spec import COL, NULL, ROW, Family, KernelSpec, cdiv
 
-_TMA = ("TMA: 16-byte aligned base pointer and leading dimension (a multiple of 8 elements); "
+TMA_CONSTRAINT = ("TMA: 16-byte aligned base pointer and leading dimension (a multiple of 8 elements); "
         "other inputs are copied to an aligned buffer first")
 
 _WGMMA_N = (64, 128, 192, 256)
@@ -26,7 +26,7 @@ _WGMMA_N = (64, 128, 192, 256)
 they are multiples of 64, since an MN-major B tile is made of 64-wide slabs."""
 
 
-def _smem(p: Mapping[str, int]) -> int:
+def smem_bytes(p: Mapping[str, int]) -> int:
     # STAGES stages of A (BM x BK) and B (BK x BN), 2-byte elements, then two 8-byte mbarriers a stage.
     return p["STAGES"] * (2 * (p["BM"] + p["BN"]) * p["BK"] + 16)
 
@@ -34,7 +34,7 @@ def _smem(p: Mapping[str, int]) -> int:
 def _smem_staged(p: Mapping[str, int]) -> int:
     # Rung 06: the stages and their barriers, rounded up to 1024 bytes, then two 64 x 128-byte
     # staging buffers per consumer warpgroup (sm90/epilogue_tma_store.cuh).
-    return -(-_smem(p) // 1024) * 1024 + (p["BM"] // 64) * 2 * 64 * 128
+    return -(-smem_bytes(p) // 1024) * 1024 + (p["BM"] // 64) * 2 * 64 * 128
 
 
 def _tma_args(inst: Any, a: Any, b: Any, c: Any, m: int, n: int, k: int, workspace: Any = None,
@@ -62,7 +62,7 @@ def _tma_store_args(inst: Any, a: Any, b: Any, c: Any, m: int, n: int, k: int, w
     map_c = tensor_map.output_map(inst.out_dtype, m, n, c.stride(0))
     usable = tensor_map.fits(map_c, c.data_ptr())
     block = tensor_map.encode(map_c, c.data_ptr()) if usable else _NO_MAP
-    return (map_a, map_b, block, c_arg, *rest, np.int32(usable), *_split_args(workspace))
+    return (map_a, map_b, block, c_arg, *rest, np.int32(usable), *split_args(workspace))
 
 
 MAX_SPLITS = 16
@@ -103,19 +103,19 @@ def last_wave(m: int, n: int, k: int, p: Mapping[str, int], slots: int) -> tuple
     return (tail, best) if best > 1 else (0, 1)
 
 
-def _split_scratch(m: int, n: int, k: int, p: Mapping[str, int], slots: int) -> int:
+def split_scratch(m: int, n: int, k: int, p: Mapping[str, int], slots: int) -> int:
     # The fp32 partial sums of every unit of every split tile.
     tail, splits = last_wave(m, n, k, p, slots)
     return 4 * tail * splits * p["BM"] * p["BN"] if splits > 1 else 0
 
 
-def _split_counters(m: int, n: int, k: int, p: Mapping[str, int], slots: int) -> int:
+def split_counters(m: int, n: int, k: int, p: Mapping[str, int], slots: int) -> int:
     # One per split tile and consumer warpgroup.
     tail, splits = last_wave(m, n, k, p, slots)
     return tail * (p["BM"] // 64) if splits > 1 else 0
 
 
-def _split_args(workspace: Any) -> tuple[Any, ...]:
+def split_args(workspace: Any) -> tuple[Any, ...]:
     """The trailing ``float* workspace, int* counters, int splits`` of rungs 04 and 06."""
     if workspace is None or workspace.splits == 1:
         return NULL, NULL, np.int32(1)
@@ -125,10 +125,10 @@ def _split_args(workspace: Any) -> tuple[Any, ...]:
 def _split_tma_args(inst: Any, a: Any, b: Any, c: Any, m: int, n: int, k: int, workspace: Any = None,
                     bias: Any = None) -> tuple[Any, ...]:
     """Rung 04: rung 01's arguments, then the split's."""
-    return _tma_args(inst, a, b, c, m, n, k, workspace, bias) + _split_args(workspace)
+    return _tma_args(inst, a, b, c, m, n, k, workspace, bias) + split_args(workspace)
 
 
-def _valid_for(warpgroups: tuple[int, ...], bns: tuple[int, ...] = _WGMMA_N, smem=_smem):
+def _valid_for(warpgroups: tuple[int, ...], bns: tuple[int, ...] = _WGMMA_N, smem=smem_bytes):
     def valid(p: Mapping[str, int]) -> bool:
         """The rung's static_asserts."""
         return (p["BM"] in tuple(64 * w for w in warpgroups) and p["BN"] in bns and p["BK"] in (64, 128)
@@ -142,7 +142,7 @@ HOPPER_FAMILY = Family(
     defaults=dict(
         outputs={"float16": ("float16", "float32"), "bfloat16": ("bfloat16", "float32")},
         math="f16f32", typed=True, arch="sm_90a", tile=lambda p: (p["BM"], p["BN"]), align_elems=8,
-        constraints=(_TMA,), smem_bytes=_smem, abi=_tma_args, fused_bias=True),
+        constraints=(TMA_CONSTRAINT,), smem_bytes=smem_bytes, abi=_tma_args, fused_bias=True),
 )
 _f = HOPPER_FAMILY.spec
 
@@ -165,7 +165,7 @@ HOPPER: tuple[KernelSpec, ...] = (
           "over K", "persistent", "hopper_persistent",
        params={"BM": 128, "BN": 256, "BK": 64, "STAGES": 4, "GROUP": 8, "IN_FLIGHT": 0, "SPLITS": 0},
        threads=lambda p: 128 * (1 + p["BM"] // 64), persistent=True, abi=_split_tma_args,
-       last_wave=last_wave, workspace=_split_scratch, counters=_split_counters, host_params=("SPLITS",),
+       last_wave=last_wave, workspace=split_scratch, counters=split_counters, host_params=("SPLITS",),
        tuning={"BN": (128, 192, 256), "STAGES": (3, 4, 5), "GROUP": (1, 8, 16), "SPLITS": (0, 1)},
        valid=lambda p: (_valid_for((1, 2))(p) and p["GROUP"] >= 1 and p["IN_FLIGHT"] in (0, 1)
                         and 0 <= p["SPLITS"] <= MAX_SPLITS)),
@@ -180,7 +180,7 @@ HOPPER: tuple[KernelSpec, ...] = (
        params={"BM": 128, "BN": 256, "BK": 64, "STAGES": 4, "GROUP": 8, "CLUSTER": 1, "IN_FLIGHT": 0,
                "SPLITS": 0},
        threads=lambda p: 128 * (1 + p["BM"] // 64), persistent=True, smem_bytes=_smem_staged,
-       abi=_tma_store_args, last_wave=last_wave, workspace=_split_scratch, counters=_split_counters,
+       abi=_tma_store_args, last_wave=last_wave, workspace=split_scratch, counters=split_counters,
        host_params=("SPLITS",),
        cluster=lambda p: (p["CLUSTER"], 1, 1) if p["CLUSTER"] > 1 else None,
        tuning={"BN": (128, 256), "STAGES": (3, 4), "GROUP": (8, 16), "CLUSTER": (1, 2), "IN_FLIGHT": (0, 1),

@@ -1,6 +1,7 @@
 // warpgemm/kernels/sm90/epilogue_direct.cuh -- a warpgroup's 64 x BN accumulators (+ bias) straight
 // from registers to C in global memory, masked at the matrix edges (hopper rungs 01-05; rung 06
-// goes through shared memory and a TMA store instead).
+// goes through shared memory and a TMA store instead), or to C^T for a swap-AB kernel (decode
+// rung 02).
 //
 // Thread (warp w, lane 4g + t) holds d[4j + 2h + e] = C(16w + g + 8h, 8j + 2t + e) of the
 // warpgroup's tile: two adjacent columns per row, stored as one 2-element vector where C's rows
@@ -60,6 +61,54 @@ struct DirectEpilogue {
     template <int ACC>
     __device__ __forceinline__ void store(const float (&d)[ACC], int consumer, const Work& w) {
         store_direct(C, ldc, M, N, w.m0 + 64 * consumer, w.n0, d, bias);
+    }
+    __device__ __forceinline__ void finish(int) {}
+};
+
+// The swap-AB store: the accumulators are a tile of D = C^T (D's rows are C's columns, the
+// weight's rows; D's columns are C's rows, the tokens), so D(r, c) goes to C[c * ldc + r] and the
+// bias is one value per row of D. `rows` x `cols` is D's shape (N x M of C). Lanes g = 0..7 of a
+// store write 8 consecutive elements of one row of C: C is small next to the weight (M <= 64
+// rows), so these stores cost little.
+template <typename TC, typename T, int ACC>
+__device__ __forceinline__ void store_direct_transposed(TC* C, int ldc, int rows, int cols, int row0, int col0,
+                                                        const float (&d)[ACC], const T* bias) {
+    const int lane = threadIdx.x & 31;
+    const int warp = (threadIdx.x >> 5) & 3;
+    const int g = lane >> 2;
+    const int t = lane & 3;
+    float b[2] = {0.0f, 0.0f};
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+        const int row = row0 + 16 * warp + g + 8 * h;
+        if (bias != nullptr && row < rows) b[h] = sm80::to_float(bias[row]);
+    }
+#pragma unroll
+    for (int j = 0; j < ACC / 4; ++j) {
+#pragma unroll
+        for (int e = 0; e < 2; ++e) {
+            const int col = col0 + 8 * j + 2 * t + e;
+            if (col >= cols) continue;
+#pragma unroll
+            for (int h = 0; h < 2; ++h) {
+                const int row = row0 + 16 * warp + g + 8 * h;
+                if (row < rows)
+                    C[static_cast<int64_t>(col) * ldc + row] = sm80::from_float<TC>(d[4 * j + 2 * h + e] + b[h]);
+            }
+        }
+    }
+}
+
+// DirectEpilogue for a swap-AB kernel: the tile is one of C^T, M x N here being C's N x M.
+template <typename TC, typename T>
+struct TransposedDirectEpilogue {
+    TC* C;
+    int ldc, M, N;
+    const T* bias;
+
+    template <int ACC>
+    __device__ __forceinline__ void store(const float (&d)[ACC], int consumer, const Work& w) {
+        store_direct_transposed(C, ldc, M, N, w.m0 + 64 * consumer, w.n0, d, bias);
     }
     __device__ __forceinline__ void finish(int) {}
 };

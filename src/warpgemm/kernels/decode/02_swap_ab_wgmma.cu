@@ -1,0 +1,54 @@
+// decode/02_swap_ab_wgmma.cu -- swap AB on Hopper's pipeline: for 17..64 tokens, the weight on
+// wgmma's M side, streamed by TMA through a deep mbarrier ring, the tokens on its N side.
+//
+// Rung 01 reads each token's fragments from global memory once per 16 rows of W that a warp
+// holds: at M = 64 its loads of A outnumber those of W (through L2), and it falls to half of
+// the read bandwidth. Here a block computes a BM x BN tile of C^T = W @ A^T:
+//   * W (N x K) is wgmma's A operand: BM of its rows per tile, loaded by TMA into 128-byte-swizzled
+//     shared memory. A = the tokens (M x K, row-major) is wgmma's B operand, K-major: one BN x BK
+//     box per k-tile, read once by the block and shared by all of its BM rows of W, so the
+//     tokens' traffic is BN / BM of the weight's (and comes from L2).
+//   * The hopper ladder's warp-specialised main loop as it is (sm90/mainloop_warp_specialized.cuh):
+//     a producer warp issues the TMA loads STAGES k-tiles ahead, one or two consumer warpgroups
+//     issue wgmma m64nBNk16. STAGES * BM * BK * 2 bytes of W are in flight per SM.
+//   * Too few tiles for the SMs (N / BM of them): the persistent schedule's K split of its last
+//     wave (sm90/tile_scheduler.cuh) cuts each tile's K range over the idle SMs, and
+//     sm90/split_k_reduction.cuh adds the parts in split order: the same bits on every run.
+//   * The epilogue writes the tile transposed, into C's columns, adding the bias per row of W
+//     (sm90/epilogue_direct.cuh, store_direct_transposed).
+// Only the transposed store is new: the rest is the ladder's headers with W and the tokens in each
+// other's place.
+//
+// Requires sm_90a; A row-major (M x K), B = W^T either way ((K,N):(1,ldb), the Linear layout, or
+// (K,N):(ldb,1)); both 16-byte aligned with leading dimensions a multiple of 8 elements. Any M,
+// N and K (TMA reads zeros past the edges, the stores are masked).
+#include "arch/sm90.cuh"
+#include "sm90/epilogue_direct.cuh"
+#include "sm90/mainloop_warp_specialized.cuh"
+#include "sm90/split_k_reduction.cuh"
+#include "sm90/tile_scheduler.cuh"
+#include "sm90/warp_specialized_roles.cuh"
+
+// Launch as hopper/04_persistent with M and N exchanged: min(units, SMs) blocks of
+// 128 * (1 + BM / 64) threads, units = T - R + R * splits for T = ceil(N / BM) * ceil(M / BN)
+// tiles. tma_w maps W (N x K) in boxes of BM rows (K-major) or BK rows (B row-major, W
+// M-major), tma_x maps the tokens in boxes of BN rows.
+template <bool A_ROW, bool B_ROW, typename T, typename TC, int BM, int BN, int BK, int STAGES, int IN_FLIGHT>
+__global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
+decode_swap_ab_wgmma(const __grid_constant__ wg::TmaDescriptor tma_w, const __grid_constant__ wg::TmaDescriptor tma_x,
+                     TC* __restrict__ C, int M, int N, int K, int ldc, const T* __restrict__ bias,
+                     float* __restrict__ workspace, int* __restrict__ counters, int splits) {
+    using namespace wg;
+    static_assert(A_ROW, "the tokens (A) are wgmma's B operand here and must be K-major: A row-major");
+    static_assert(BN == 32 || BN == 64, "BN (tokens a tile holds) is 32 or 64: the split reduction reads 16 "
+                                        "accumulators a thread at a time, and decode M is at most 64");
+    // W = B^T is row-major (K-major) when B is column-major; the tokens are K-major always.
+    using Mainloop = sm90::WarpSpecializedMainloop<T, BM, BN, BK, STAGES, !B_ROW, false, 1, IN_FLIGHT>;
+    if (threadIdx.x == 0) Mainloop::init(&tma_w, &tma_x);
+    __syncthreads();
+
+    const sm90::PersistentTiles<BM, BN, 1> tiles(N, M, splits);
+    using Epilogue = sm90::SplitKReduction<sm90::TransposedDirectEpilogue<TC, T>, Mainloop::CONSUMERS>;
+    Epilogue epilogue{{C, ldc, N, M, bias}, reinterpret_cast<float4*>(workspace), counters, tiles.tail_tiles};
+    sm90::warp_specialized_roles<Mainloop>(tiles, &tma_w, &tma_x, K, epilogue);
+}
