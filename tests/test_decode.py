@@ -102,20 +102,28 @@ def _large_m_kernel() -> str:
     return "hopper/06_tma_store_epilogue" if torch.cuda.get_device_capability() == (9, 0) else "hgemm/07_tuned"
 
 
-@pytest.mark.parametrize("m,expected", [(1, KERNEL), (64, KERNEL), (65, "large")])
-def test_auto_sends_small_m_in_the_linear_layout_here(m, expected, monkeypatch):
+def _expected(m: int, b_layout: str) -> str:
+    """What kernel="auto" should run for an M x 256 x 512 bf16 problem on this GPU."""
+    if m > 64:
+        return _large_m_kernel()
+    if _on_hopper():  # decode/01 up to 16 rows in the Linear layout, decode/02 otherwise
+        return KERNEL if m <= 16 and b_layout == "col" else WGMMA
+    return KERNEL if b_layout == "col" else "hgemm/07_tuned"
+
+
+@pytest.mark.parametrize("m", [1, 16, 17, 64, 65])
+def test_auto_sends_small_m_to_the_decode_kernels(m, monkeypatch):
     from warpgemm import api
 
     chosen = []
     real = api.run_instance
     monkeypatch.setattr(api, "run_instance", lambda inst, *rest: (chosen.append(inst.name), real(inst, *rest)))
     x, w = _linear_operands(m, 256, 512, torch.bfloat16)
-    out = warpgemm.matmul(x, w.t())
-    assert chosen == [_large_m_kernel() if expected == "large" else expected]
-    assert _rel(out, x.double() @ w.double().t()) < 1e-2
-    chosen.clear()
-    warpgemm.matmul(x, w.t().contiguous())  # B row-major: not the decode kernel's layout
-    assert chosen == ["hgemm/07_tuned" if m <= 64 else _large_m_kernel()]
+    for b_layout, b in (("col", w.t()), ("row", w.t().contiguous())):
+        chosen.clear()
+        out = warpgemm.matmul(x, b)
+        assert chosen == [_expected(m, b_layout)], b_layout
+        assert _rel(out, x.double() @ w.double().t()) < 1e-2
 
 
 def test_a_captured_graph_replays_the_decode_kernel():
@@ -173,13 +181,3 @@ def test_swap_ab_wgmma_gives_the_same_bits_on_every_run():
     first = warpgemm.matmul(x, w.t(), kernel=WGMMA)
     for _ in range(3):
         assert torch.equal(warpgemm.matmul(x, w.t(), kernel=WGMMA), first)
-
-
-@needs_hopper
-def test_swap_ab_wgmma_writes_an_output_with_padded_rows():
-    x, w = _linear_operands(20, 300, 256, torch.bfloat16)
-    big = torch.full((20, 320), float("nan"), device="cuda", dtype=torch.bfloat16)
-    out = big[:, :300]
-    warpgemm.matmul(x, w.t(), kernel=WGMMA, out=out)
-    assert _rel(out, x.double() @ w.double().t()) < 1e-2
-    assert torch.isnan(big[:, 300:]).all()  # nothing written past N

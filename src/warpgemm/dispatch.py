@@ -54,7 +54,17 @@ class Rule:
 
 _LINEAR = (("row", "col"),)  # A (M, K) row-major, B = W.t() of an (N, K) weight
 
+_EITHER_B = (("row", "col"), ("row", "row"))  # A row-major, B = W.t() or a row-major B
+
 RULES: tuple[Rule, ...] = (
+    # fp16 / bf16 with 17..64 rows on Hopper: swap AB on the wgmma pipeline, where the first decode
+    # kernel's loads of A outnumber those of W. Parameters from scripts/decode_sweep.py on an H100
+    # (docs/results/decode_sweep_wgmma_h100.json): 64-row tiles below N = 12288, 128-row above.
+    *(Rule("decode/02_swap_ab_wgmma", dt, capability=(90, 90), layouts=_EITHER_B, m=(17, 64), n=n, params=p,
+           note="measured on an H100 by scripts/decode_sweep.py")
+      for dt in ("bfloat16", "float16")
+      for n, p in (((0, 12287), {"BM": 64, "BK": 128, "STAGES": 4, "IN_FLIGHT": 0}),
+                   ((12288, INF), {"BM": 128, "BK": 128, "STAGES": 4, "IN_FLIGHT": 1}))),
     # fp16 / bf16 with few rows (decode), in the Linear layout: the small-M kernel streams W once.
     # Parameters from scripts/decode_sweep.py on an H100 (docs/results/decode_sweep_h100.json,
     # decode_sweep_small_n_h100.json, decode_sweep_large_m_h100.json, decode_sweep_l2_h100.json).
@@ -71,6 +81,11 @@ RULES: tuple[Rule, ...] = (
           ((33, 64), (8192, INF), (0, INF), {"ROW_GROUPS": 4, "WARPS": 8, "UNROLL": 2}),
           ((33, 64), (0, 8191), (0, INF), {"ROW_GROUPS": 2, "WARPS": 16, "UNROLL": 2}),
       )),
+    # A row-major B on Hopper with 1..16 rows: the first decode kernel reads only B = W.t().
+    *(Rule("decode/02_swap_ab_wgmma", dt, capability=(90, 90), layouts=(("row", "row"),), m=(1, 16),
+           params={"BM": 64, "BK": 128, "STAGES": 4, "IN_FLIGHT": 0},
+           note="the Hopper decode kernel, the only one that reads a row-major B")
+      for dt in ("bfloat16", "float16")),
     # float32, FMA precision: the cp.async FFMA rung where cp.async exists.
     Rule("sgemm/07_cp_async", "float32", capability=(80, INF), precision="ffma",
          note="the fastest FFMA rung on the H200 (docs/results/sgemm_square.json)"),
