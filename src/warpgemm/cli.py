@@ -16,7 +16,7 @@ from .cli_args import (ArgumentParser, arch, fail, one_line, output_file, param,
                        suggest)
 from .errors import CompileError, KernelNotFoundError, MissingExtraError, UsageError
 
-DTYPES = ("float32", "float16", "bfloat16")
+DTYPES = ("float32", "float16", "bfloat16", "int8")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -382,7 +382,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--kernels", nargs="+", metavar="KERNEL",
                    help="kernel names, optionally NAME:P=V,... (e.g. 08:STAGES=2)")
     p.add_argument("--dtype", choices=DTYPES, default=None,
-                   help="input dtype (default: float32 for sgemm, bfloat16 for hgemm)")
+                   help="input dtype (default: the family's own: float32 for sgemm, bfloat16 for hgemm, int8 for igemm)")
     p.add_argument("--json", metavar="PATH", type=output_file(".json", make_dirs=True),
                    help="write results (with their context) to this JSON file")
     p.add_argument("--plot", metavar="PATH",

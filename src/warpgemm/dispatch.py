@@ -104,6 +104,9 @@ RULES: tuple[Rule, ...] = (
     *(Rule("hopper/06_tma_store_epilogue", dt, capability=(90, 90), m=(257, INF),
            note="the Hopper ladder's last rung (docs/results/hopper_*.json)")
       for dt in ("bfloat16", "float16")),
+    # int8 on Hopper: s8 wgmma on the Hopper pipeline (it reads A row-major, B column-major; other
+    # layouts are copied into those first).
+    Rule("igemm/02_wgmma_s8", "int8", capability=(90, 90), note="the s8 wgmma kernel (docs/igemm.md)"),
     # fp16 / bf16: the tuned mma.sync rung (its tuning table refines it per shape).
     Rule("hgemm/07_tuned", "float16", capability=(80, INF), note="the fastest mma.sync rung"),
     Rule("hgemm/07_tuned", "bfloat16", capability=(80, INF), note="the fastest mma.sync rung"),

@@ -53,6 +53,8 @@ def choice_math(choice: Choice, dtype: torch.dtype) -> str:
         return choice.spec.math
     if dtype == torch.float32:
         return "ffma" if torch.get_float32_matmul_precision() == "highest" else "tf32"
+    if dtype == torch.int8:
+        return "i8i32"
     return "f16f32"
 
 
@@ -100,6 +102,9 @@ def _matmul_flags(math: str) -> Iterator[None]:
 
 
 def _baseline_runner(math: str, a_sets, b_sets) -> Callable[[int], torch.Tensor]:
+    if math == "i8i32":  # torch's int8 GEMM: cuBLAS, int32 out, in whatever layouts it is given
+        return lambda i: torch._int_mm(a_sets[i], b_sets[i])
+
     def run(i: int) -> torch.Tensor:
         with _matmul_flags(math):
             return torch.matmul(a_sets[i], b_sets[i])
@@ -116,7 +121,10 @@ def _kernel_runner(choice: Choice, a_sets, b_sets) -> Callable[[int], torch.Tens
 
 def _operand(rows: int, cols: int, layout: str, dtype: torch.dtype, gen: torch.Generator) -> torch.Tensor:
     shape = (rows, cols) if layout != COL else (cols, rows)
-    t = torch.randn(shape, dtype=dtype, device="cuda", generator=gen)
+    if dtype == torch.int8:  # the full range
+        t = torch.randint(-128, 128, shape, dtype=dtype, device="cuda", generator=gen)
+    else:
+        t = torch.randn(shape, dtype=dtype, device="cuda", generator=gen)
     return t if layout != COL else t.t()
 
 

@@ -14,6 +14,7 @@ from ..errors import KernelNotFoundError
 from .decode import DECODE, DECODE_FAMILY
 from .hgemm import HGEMM, HGEMM_FAMILY
 from .hopper import HOPPER, HOPPER_FAMILY
+from .igemm import IGEMM, IGEMM_FAMILY
 from .sgemm import SGEMM, SGEMM_FAMILY
 from .spec import (ALL_LAYOUTS, COL, ROW, Family, KernelInstance, KernelSpec, Launch, Math, Step,
                    Workspace, capability_of, gemm_args, gemm_bias_args)
@@ -32,11 +33,13 @@ MATHS: dict[str, Math] = {m.name: m for m in (
          ceilings={"float16": "f16 m16n8k16", "bfloat16": "bf16 m16n8k16"}),
     Math("f16acc", "fp16 tensor cores, fp16 accumulation", baseline="cuBLAS fp16 (f16 acc)",
          fp16_accumulation=True, ceilings={"float16": "f16acc m16n8k16"}),
+    Math("i8i32", "int8 tensor cores, int32 accumulation", baseline="cuBLAS int8 (torch._int_mm)"),
 )}
 """Each kind of arithmetic, with its same-run baseline and its mma.sync ceiling."""
 
-FAMILIES: dict[str, Family] = {f.name: f for f in (SGEMM_FAMILY, HGEMM_FAMILY, HOPPER_FAMILY, DECODE_FAMILY)}
-CATALOG: tuple[KernelSpec, ...] = SGEMM + HGEMM + HOPPER + DECODE
+FAMILIES: dict[str, Family] = {f.name: f for f in (SGEMM_FAMILY, HGEMM_FAMILY, HOPPER_FAMILY, DECODE_FAMILY,
+                                                    IGEMM_FAMILY)}
+CATALOG: tuple[KernelSpec, ...] = SGEMM + HGEMM + HOPPER + DECODE + IGEMM
 _BY_NAME: dict[str, KernelSpec] = {s.name: s for s in CATALOG}
 
 

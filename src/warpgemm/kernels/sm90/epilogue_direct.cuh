@@ -15,9 +15,20 @@
 namespace wg {
 namespace sm90 {
 
-template <typename TC, typename T, int ACC>
+// One sum in C's type: fp32 sums rounded once, s32 sums (8-bit wgmma) stored exactly.
+template <typename TC, typename Acc>
+__device__ __forceinline__ TC to_output(Acc v) {
+    if constexpr (same_type<Acc, int32_t>::value) {
+        static_assert(same_type<TC, int32_t>::value, "s32 sums are stored as int32");
+        return v;
+    } else {
+        return sm80::from_float<TC>(v);
+    }
+}
+
+template <typename TC, typename T, typename Acc, int ACC>
 __device__ __forceinline__ void store_direct(TC* C, int ldc, int M, int N, int row0, int col0,
-                                             const float (&d)[ACC], const T* bias) {
+                                             const Acc (&d)[ACC], const T* bias) {
     const int lane = threadIdx.x & 31;
     const int warp = (threadIdx.x >> 5) & 3;
     const int g = lane >> 2;
@@ -27,24 +38,27 @@ __device__ __forceinline__ void store_direct(TC* C, int ldc, int M, int N, int r
     for (int j = 0; j < ACC / 4; ++j) {
         const int col = col0 + 8 * j + 2 * t;
         if (col >= N) continue;
-        float b0 = 0.0f, b1 = 0.0f;
-        if (bias != nullptr) {
-            b0 = sm80::to_float(bias[col]);
-            b1 = col + 1 < N ? sm80::to_float(bias[col + 1]) : 0.0f;
+        Acc b0 = Acc(0), b1 = Acc(0);
+        if constexpr (!same_type<Acc, int32_t>::value) {  // integer GEMM takes no bias here
+            if (bias != nullptr) {
+                b0 = sm80::to_float(bias[col]);
+                b1 = col + 1 < N ? sm80::to_float(bias[col + 1]) : 0.0f;
+            }
         }
 #pragma unroll
         for (int h = 0; h < 2; ++h) {
             const int row = row0 + 16 * warp + g + 8 * h;
             if (row >= M) continue;
-            const float v0 = d[4 * j + 2 * h] + b0;
-            const float v1 = d[4 * j + 2 * h + 1] + b1;
+            const Acc v0 = d[4 * j + 2 * h] + b0;
+            const Acc v1 = d[4 * j + 2 * h + 1] + b1;
             TC* p = C + static_cast<int64_t>(row) * ldc + col;
             if (pairs && col + 1 < N) {
                 if constexpr (same_type<TC, float>::value) *reinterpret_cast<float2*>(p) = make_float2(v0, v1);
+                else if constexpr (same_type<TC, int32_t>::value) *reinterpret_cast<int2*>(p) = make_int2(v0, v1);
                 else *reinterpret_cast<uint32_t*>(p) = sm80::pack2<TC>(v0, v1);
             } else {
-                p[0] = sm80::from_float<TC>(v0);
-                if (col + 1 < N) p[1] = sm80::from_float<TC>(v1);
+                p[0] = to_output<TC>(v0);
+                if (col + 1 < N) p[1] = to_output<TC>(v1);
             }
         }
     }
@@ -58,8 +72,8 @@ struct DirectEpilogue {
     int ldc, M, N;
     const T* bias;
 
-    template <int ACC>
-    __device__ __forceinline__ void store(const float (&d)[ACC], int consumer, const Work& w) {
+    template <typename Acc, int ACC>
+    __device__ __forceinline__ void store(const Acc (&d)[ACC], int consumer, const Work& w) {
         store_direct(C, ldc, M, N, w.m0 + 64 * consumer, w.n0, d, bias);
     }
     __device__ __forceinline__ void finish(int) {}

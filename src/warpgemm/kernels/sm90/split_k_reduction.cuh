@@ -4,7 +4,7 @@
 //
 // Each unit of a split tile runs on its own block. When a consumer warpgroup has its 64 x BN
 // partial sums, it
-//   1. writes them to its slot of the workspace, in fragment order (float4 i of thread t at
+//   1. writes them (fp32, or the bits of s32 sums) to its slot of the workspace, in fragment order (float4 i of thread t at
 //      (i, t):(128, 1), so that each store instruction of the warpgroup writes 2 KB contiguous);
 //   2. makes them visible (__threadfence), synchronises the warpgroup, and one thread counts the
 //      unit in the tile's counter (one per tile and consumer warpgroup);
@@ -18,6 +18,7 @@
 
 #include "arch/sm70.cuh"
 #include "arch/sm90.cuh"
+#include "common/util.cuh"
 #include "sm90/tile_scheduler.cuh"
 
 namespace wg {
@@ -33,8 +34,8 @@ struct SplitKReduction {
     int* counters;      // CONSUMERS per split tile: zero when the launch starts, left zero at its end
     int tail_tiles;     // the split tiles (PersistentTiles::tail_tiles)
 
-    template <int ACC>
-    __device__ __forceinline__ void store(float (&d)[ACC], int consumer, const Work& w) {
+    template <typename Acc, int ACC>
+    __device__ __forceinline__ void store(Acc (&d)[ACC], int consumer, const Work& w) {
         static_assert(ACC % 16 == 0, "the partial sums are read back 64 floats a thread at a time");
         if (w.splits == 1) {
             epilogue.store(d, consumer, w);
@@ -46,7 +47,8 @@ struct SplitKReduction {
         float4* mine = slot(w.tail + w.split * tail_tiles, consumer, VECS);
 #pragma unroll
         for (int i = 0; i < VECS; ++i)
-            mine[i * 128 + tid] = make_float4(d[4 * i], d[4 * i + 1], d[4 * i + 2], d[4 * i + 3]);
+            mine[i * 128 + tid] =
+                make_float4(bits(d[4 * i]), bits(d[4 * i + 1]), bits(d[4 * i + 2]), bits(d[4 * i + 3]));
         __threadfence();
         named_barrier_sync(barrier, 128);
 
@@ -69,11 +71,13 @@ struct SplitKReduction {
                 for (int i = 0; i < CHUNK; ++i) v[i] = ld_global_cg_v4_f32(part + (c + i) * 128 + tid);
 #pragma unroll
                 for (int i = 0; i < CHUNK; ++i) {
-                    float* x = &d[4 * (c + i)];
+                    Acc* x = &d[4 * (c + i)];
+                    const Acc p[4] = {value<Acc>(v[i].x), value<Acc>(v[i].y), value<Acc>(v[i].z),
+                                      value<Acc>(v[i].w)};
                     if (s == 0) {
-                        x[0] = v[i].x, x[1] = v[i].y, x[2] = v[i].z, x[3] = v[i].w;
+                        x[0] = p[0], x[1] = p[1], x[2] = p[2], x[3] = p[3];
                     } else {
-                        x[0] += v[i].x, x[1] += v[i].y, x[2] += v[i].z, x[3] += v[i].w;
+                        x[0] += p[0], x[1] += p[1], x[2] += p[2], x[3] += p[3];
                     }
                 }
             }
@@ -84,6 +88,15 @@ struct SplitKReduction {
     __device__ __forceinline__ void finish(int consumer) { epilogue.finish(consumer); }
 
   private:
+    // The workspace holds fp32 sums as they are and s32 sums as their bits (added as integers).
+    static __device__ __forceinline__ float bits(float x) { return x; }
+    static __device__ __forceinline__ float bits(int32_t x) { return __int_as_float(x); }
+    template <typename Acc>
+    static __device__ __forceinline__ Acc value(float x) {
+        if constexpr (same_type<Acc, int32_t>::value) return __float_as_int(x);
+        else return x;
+    }
+
     __device__ __forceinline__ float4* slot(int unit, int consumer, int vecs) const {
         return workspace + static_cast<int64_t>(unit * CONSUMERS + consumer) * vecs * 128;
     }

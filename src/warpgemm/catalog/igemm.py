@@ -1,0 +1,62 @@
+"""Integer GEMM: int8 x int8 -> int32, exact (``kernels/igemm/``).
+
+Rung 02 is the Hopper ladder's persistent pipeline (``hopper/04_persistent``) instantiated for
+the s8 wgmma atom: the same ABI, two TMA maps then C, M, N, K, ldc and the last wave's K split,
+without the bias (integer GEMM adds none in the kernel)."""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+import numpy as np
+
+from ..runtime import tensor_map
+from . import hopper
+from .spec import COL, ROW, Family, KernelSpec
+
+_TMA8 = ("TMA: 16-byte aligned base pointer and leading dimension (a multiple of 16 int8 elements); "
+         "other inputs are copied to an aligned buffer first")
+_K_BOUND = ("exact while sums fit int32: any K <= 131071 for full-range operands (|a|, |b| <= 128)")
+
+
+def _smem(p: Mapping[str, int]) -> int:
+    # STAGES stages of A (BM x BK) and B (BK x BN), 1-byte elements, then two mbarriers a stage.
+    return p["STAGES"] * ((p["BM"] + p["BN"]) * p["BK"] + 16)
+
+
+def _tma_args(inst: Any, a: Any, b: Any, c: Any, m: int, n: int, k: int, workspace: Any = None,
+              bias: Any = None) -> tuple[Any, ...]:
+    """A's and B's tensor maps (K-major boxes of 128 bytes by BM or BN rows), C, M, N, K, ldc,
+    then the K split of the last wave."""
+    p = inst.params
+    map_a = tensor_map.operand_map("int8", m, k, a.layout, a.ld, True, p["BM"], p["BK"])
+    map_b = tensor_map.operand_map("int8", k, n, b.layout, b.ld, True, p["BN"], p["BK"])
+    return (tensor_map.encode(map_a, a.tensor.data_ptr()), tensor_map.encode(map_b, b.tensor.data_ptr()), c,
+            np.int32(m), np.int32(n), np.int32(k), np.int32(c.stride(0)), *hopper.split_args(workspace))
+
+
+def _valid(p: Mapping[str, int]) -> bool:
+    """The pipeline's static_asserts for 8-bit operands."""
+    return (p["BM"] in (64, 128) and p["BN"] in (64, 128, 192, 256) and p["BK"] in (128, 256)
+            and 2 <= p["STAGES"] <= 8 and p["GROUP"] >= 1 and p["IN_FLIGHT"] in (0, 1)
+            and p["IN_FLIGHT"] < p["STAGES"] and 0 <= p["SPLITS"] <= hopper.MAX_SPLITS
+            and _smem(p) <= 227 * 1024)
+
+
+IGEMM_FAMILY = Family(
+    name="igemm", title="Integer GEMM (int8 in, int32 out, exact)", bench_dtype="int8", square_max=16384,
+    defaults=dict(outputs={"int8": ("int32",)}, math="i8i32", typed=True, align_elems=16),
+)
+_f = IGEMM_FAMILY.spec
+
+IGEMM: tuple[KernelSpec, ...] = (
+    _f(2, "the Hopper pipeline instantiated for s8 wgmma (m64nNk32, s32 sums): TMA, warp specialisation, "
+          "persistent", "wgmma_s8", "igemm_wgmma_s8", arch="sm_90a", layouts=((ROW, COL),),
+       constraints=(_TMA8, "A row-major, B column-major (8-bit wgmma reads K-major operands only)", _K_BOUND),
+       params={"BM": 128, "BN": 256, "BK": 128, "STAGES": 4, "GROUP": 8, "IN_FLIGHT": 0, "SPLITS": 0},
+       threads=lambda p: 128 * (1 + p["BM"] // 64), tile=lambda p: (p["BM"], p["BN"]), persistent=True,
+       smem_bytes=_smem, abi=_tma_args, last_wave=hopper.last_wave, workspace=hopper.split_scratch,
+       counters=hopper.split_counters, host_params=("SPLITS",),
+       tuning={"BN": (128, 256), "STAGES": (3, 4, 5), "GROUP": (8, 16), "IN_FLIGHT": (0, 1)},
+       valid=_valid),
+)

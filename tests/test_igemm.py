@@ -1,0 +1,108 @@
+"""Integer GEMM: int8 x int8 -> int32, exactly, for any M, N and K, checked against an exact int64
+reference on fresh full-range operands with the output poisoned before the launch; the int32
+accumulator's bound on K; kernel="auto" sends int8 here on Hopper."""
+
+from __future__ import annotations
+
+import pytest
+import torch
+
+import warpgemm
+from warpgemm import api, catalog
+
+WGMMA = "igemm/02_wgmma_s8"
+POISON = -(2**31) + 12345
+
+
+def _on_hopper() -> bool:
+    return torch.cuda.is_available() and torch.cuda.get_device_capability() == (9, 0)
+
+
+needs_hopper = pytest.mark.skipif("not _on_hopper()", reason="the s8 wgmma kernel runs on compute capability 9.0")
+
+RAGGED = [(1, 1, 1), (1, 256, 128), (7, 13, 33), (64, 128, 128), (129, 257, 385), (515, 1029, 333), (16, 4096, 4096),
+          (1000, 100, 2049), (256, 4096, 1024), (300, 700, 3001)]
+LAYOUTS = [("row", "col"), ("row", "row"), ("col", "col"), ("col", "row")]
+
+
+def _int8(rows: int, cols: int, layout: str = "row") -> torch.Tensor:
+    shape = (rows, cols) if layout == "row" else (cols, rows)
+    t = torch.randint(-128, 128, shape, dtype=torch.int8, device="cuda")
+    return t if layout == "row" else t.t()
+
+
+def _exact(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+    """a @ b in int64 (on the CPU: CUDA has no int64 matmul), as int32 where it fits."""
+    return (a.cpu().long() @ b.cpu().long()).to(torch.int32)
+
+
+def test_int8_kernels_write_int32_and_state_the_accumulator_bound():
+    spec = catalog.get(WGMMA)
+    assert spec.outputs == {"int8": ("int32",)} and spec.math == "i8i32"
+    assert any("131071" in c for c in spec.constraints)
+    assert api.default_out_dtype(torch.int8) == torch.int32
+
+
+@pytest.mark.gpu
+@needs_hopper
+@pytest.mark.parametrize("m,n,k", RAGGED)
+def test_s8_wgmma_is_exact_on_ragged_shapes(m, n, k):
+    a, b = _int8(m, k), _int8(k, n, "col")
+    out = torch.full((m, n), POISON, dtype=torch.int32, device="cuda")
+    warpgemm.matmul(a, b, kernel=WGMMA, out=out)
+    assert torch.equal(out.cpu(), _exact(a, b))
+
+
+@pytest.mark.gpu
+@needs_hopper
+@pytest.mark.parametrize("la,lb", LAYOUTS)
+@pytest.mark.parametrize("m,n,k", [(129, 257, 385), (1024, 1024, 1024)])
+def test_int8_is_exact_in_every_layout(m, n, k, la, lb):
+    a, b = _int8(m, k, la), _int8(k, n, lb)
+    assert torch.equal(warpgemm.matmul(a, b).cpu(), _exact(a, b))
+
+
+@pytest.mark.gpu
+@needs_hopper
+@pytest.mark.parametrize("params", [{"SPLITS": 3}, {"BM": 64, "BN": 128, "BK": 256, "STAGES": 3, "IN_FLIGHT": 1},
+                                    {"BN": 128, "SPLITS": 16}])
+@pytest.mark.parametrize("m,n,k", [(300, 700, 3001), (64, 64, 8192), (1, 1000, 4096)])
+def test_the_k_split_of_the_last_wave_adds_integers_exactly(m, n, k, params):
+    a, b = _int8(m, k), _int8(k, n, "col")
+    out = torch.empty((m, n), dtype=torch.int32, device="cuda")
+    for launch in range(2):  # the second launch finds the counters reset by the first
+        out.fill_(POISON)
+        warpgemm.matmul(a, b, kernel=WGMMA, out=out, **params)
+        assert torch.equal(out.cpu(), _exact(a, b)), f"launch {launch}"
+
+
+@pytest.mark.gpu
+@needs_hopper
+def test_sums_are_exact_up_to_the_int32_bound_and_wrap_past_it():
+    # Every product is (-128) * (-128) = 16384: K = 131071 sums to 2147467264 <= 2**31 - 1,
+    # exactly; one more k reaches 2**31, which wraps to -2**31 like any int32 addition.
+    for k, expected in ((131071, 16384 * 131071), (131072, -(2**31))):
+        a = torch.full((64, k), -128, dtype=torch.int8, device="cuda")
+        b = torch.full((64, k), -128, dtype=torch.int8, device="cuda").t()
+        out = warpgemm.matmul(a, b, kernel=WGMMA)
+        assert (out == expected).all(), k
+
+
+@pytest.mark.gpu
+@needs_hopper
+def test_auto_runs_the_s8_wgmma_kernel_on_hopper(monkeypatch):
+    chosen = []
+    real = api.run_instance
+    monkeypatch.setattr(api, "run_instance", lambda inst, *rest: (chosen.append(inst.name), real(inst, *rest)))
+    a, b = _int8(256, 512), _int8(512, 384, "col")
+    out = warpgemm.matmul(a, b)
+    assert chosen == [WGMMA] and out.dtype == torch.int32
+    assert torch.equal(out.cpu(), _exact(a, b))
+
+
+@pytest.mark.gpu
+@needs_hopper
+def test_int8_goes_through_the_registered_op_under_torch_compile():
+    a, b = _int8(100, 256), _int8(256, 128, "col")
+    f = torch.compile(lambda x, y: warpgemm.matmul(x, y), fullgraph=True)
+    assert torch.equal(f(a, b).cpu(), _exact(a, b))
