@@ -185,11 +185,12 @@ def markdown_table(result: dict[str, Any]) -> str:
 
     out = grid(cases)
     ctx = result["context"]
+    unit = "TOPS (10^12 integer operations a second, 2 * M * N * K per GEMM)" if result.get("dtype") == "int8" else "TFLOP/s"
     out.append("")
     pairs = dict.fromkeys((r["math"], r["baseline"]) for r in rows if r.get("baseline"))
     against = "; ".join(f"{math} kernels against {base}" for math, base in pairs)
     dtype = f"{result['dtype']} inputs, " if result.get("dtype") else ""
-    out.append(f"TFLOP/s, and in brackets the speed relative to cuBLAS measured in the same run "
+    out.append(f"{unit}, and in brackets the speed relative to cuBLAS measured in the same run "
                f"({against}). {dtype}{_measured_on(ctx)}.")
     for kind in dict.fromkeys(r["ceiling_kind"] for r in rows if "ceiling_kind" in r):
         mine = [r for r in rows if r.get("ceiling_kind") == kind]
@@ -207,7 +208,7 @@ def markdown_table(result: dict[str, Any]) -> str:
     graphed = [c for c in cases if any("graph_tflops" in r for r in rows if _case_label(r) == c)]
     if graphed:
         out += ["", "The shapes where launch overhead matters, timed again as CUDA-graph replays (the "
-                    "kernels' own speed, without the host's per-call work), TFLOP/s and x cuBLAS:", ""]
+                    f"kernels' own speed, without the host's per-call work), {unit.split(' ')[0]} and x cuBLAS:", ""]
         out += grid(graphed, "graph_tflops", "graph_speedup")
     return "\n".join(out)
 
