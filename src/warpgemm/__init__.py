@@ -16,8 +16,8 @@ from typing import Any
 
 __version__ = "0.1.0"
 
-__all__ = ["matmul", "kernels", "compile", "patch", "unpatch", "nn", "KernelSpec", "CompiledKernel",
-           "__version__"]
+__all__ = ["matmul", "scaled_matmul", "kernels", "compile", "patch", "unpatch", "nn", "KernelSpec",
+           "CompiledKernel", "__version__"]
 
 
 def __getattr__(name: str) -> Any:
@@ -25,6 +25,10 @@ def __getattr__(name: str) -> Any:
         from . import api
 
         return getattr(api, name)
+    if name == "scaled_matmul":
+        from .scaled import scaled_matmul
+
+        return scaled_matmul
     if name in ("patch", "unpatch"):
         from . import nn
 

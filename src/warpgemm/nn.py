@@ -19,7 +19,7 @@ from collections import Counter
 import torch
 import torch.nn.functional as F
 
-__all__ = ["Linear", "linear", "patch", "unpatch", "fallbacks"]
+__all__ = ["Linear", "Int8Linear", "linear", "patch", "unpatch", "fallbacks", "quantize_rows"]
 
 SERVED_DTYPES = (torch.float16, torch.bfloat16, torch.float32)
 
@@ -80,3 +80,59 @@ def unpatch(model: torch.nn.Module) -> torch.nn.Module:
         if type(module) is Linear:
             module.__class__ = torch.nn.Linear
     return model
+
+
+def quantize_rows(x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """Symmetric int8 quantisation of each row of a 2-D tensor: ``(q, scale)`` with
+    ``q = round(x / scale)`` in [-127, 127] and ``scale = max |row| / 127`` (fp32, one per row;
+    a row of zeros gets scale 1)."""
+    xf = x.float()
+    amax = xf.abs().amax(dim=1)
+    scale = torch.where(amax > 0, amax / 127.0, torch.ones_like(amax))
+    q = torch.round(xf / scale[:, None]).clamp_(-127, 127).to(torch.int8)
+    return q, scale
+
+
+class Int8Linear(torch.nn.Module):
+    """A Linear computed in int8 (W8A8): the weight quantised per output channel once, the input
+    per token (row) at every call, their product exact in int32 and scaled back in the int8
+    kernel's epilogue (:func:`warpgemm.scaled_matmul`), with the bias, rounded once to the
+    input's dtype (fp16, bf16 or fp32). Make one from a trained layer with :meth:`from_float`.
+
+    Buffers: ``weight`` (out_features, in_features) int8, ``weight_scale`` (out_features,) fp32,
+    ``bias`` (out_features,) fp32 or None.
+    """
+
+    def __init__(self, in_features: int, out_features: int, bias: bool = True, device: torch.device | str | None = None):
+        super().__init__()
+        self.in_features, self.out_features = in_features, out_features
+        self.register_buffer("weight", torch.zeros(out_features, in_features, dtype=torch.int8, device=device))
+        self.register_buffer("weight_scale", torch.ones(out_features, dtype=torch.float32, device=device))
+        self.register_buffer("bias", torch.zeros(out_features, dtype=torch.float32, device=device) if bias else None)
+
+    @classmethod
+    def from_float(cls, linear: torch.nn.Linear) -> "Int8Linear":
+        """The int8 layer of a ``torch.nn.Linear``: its weight quantised per output channel (the
+        scale of a row of W is max |row| / 127), its bias kept in fp32."""
+        w = linear.weight.detach()
+        layer = cls(linear.in_features, linear.out_features, linear.bias is not None, device=w.device)
+        q, scale = quantize_rows(w)
+        layer.weight.copy_(q)
+        layer.weight_scale.copy_(scale)
+        if linear.bias is not None:
+            layer.bias.copy_(linear.bias.detach().float())
+        return layer
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        from .scaled import scaled_matmul
+
+        if x.shape[-1] != self.in_features:
+            raise ValueError(f"Int8Linear: the input's last dimension is {x.shape[-1]}, the layer takes "
+                             f"{self.in_features}")
+        out_dtype = x.dtype if x.dtype in (torch.float16, torch.bfloat16, torch.float32) else torch.bfloat16
+        q, scale = quantize_rows(x.reshape(-1, self.in_features))
+        y = scaled_matmul(q, self.weight.t(), scale, self.weight_scale, self.bias, out_dtype=out_dtype)
+        return y.reshape(*x.shape[:-1], self.out_features)
+
+    def extra_repr(self) -> str:
+        return f"in_features={self.in_features}, out_features={self.out_features}, bias={self.bias is not None}"

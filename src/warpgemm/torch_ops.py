@@ -1,5 +1,5 @@
-"""The registered PyTorch op, ``torch.ops.warpgemm.mm``: what torch.compile, CUDA graphs and
-autograd see of warpgemm.
+"""The registered PyTorch ops, ``torch.ops.warpgemm.mm`` and ``scaled_mm``: what torch.compile,
+CUDA graphs and autograd see of warpgemm.
 
     mm(Tensor a, Tensor b, Tensor? bias=None, ScalarType? out_dtype=None, str kernel_name="auto",
        str params="") -> Tensor
@@ -97,3 +97,25 @@ def _backward(ctx: Any, grad: torch.Tensor) -> tuple:
 
 
 torch.library.register_autograd("warpgemm::mm", _backward, setup_context=_setup_context)
+
+
+# The scaled int8 product (warpgemm.scaled_matmul): no gradient (int8 operands).
+_lib.define("scaled_mm(Tensor a, Tensor b, Tensor scale_a, Tensor scale_b, Tensor? bias=None, "
+            "ScalarType? out_dtype=None) -> Tensor")
+
+
+def _scaled_impl(a, b, scale_a, scale_b, bias=None, out_dtype=None):
+    from . import scaled
+
+    return scaled.scaled_impl(a, b, scale_a, scale_b, bias, out_dtype)
+
+
+_lib.impl("scaled_mm", _scaled_impl, "CUDA")
+_lib.impl("scaled_mm", _scaled_impl, "CPU")
+
+
+@torch.library.register_fake("warpgemm::scaled_mm")
+def _scaled_fake(a, b, scale_a, scale_b, bias=None, out_dtype=None):
+    from . import scaled
+
+    return scaled.scaled_fake(a, b, scale_a, scale_b, bias, out_dtype)

@@ -1,18 +1,19 @@
-"""Integer GEMM: int8 x int8 -> int32, exact (``kernels/igemm/``).
+"""Integer GEMM: int8 x int8 -> int32, exact, and the scaled W8A8 product (``kernels/igemm/``).
 
 Rung 02 is the Hopper ladder's persistent pipeline (``hopper/04_persistent``) instantiated for
 the s8 wgmma atom: the same ABI, two TMA maps then C, M, N, K, ldc and the last wave's K split,
-without the bias (integer GEMM adds none in the kernel)."""
+without the bias (integer GEMM adds none in the kernel). Rung 03 adds the scales and the bias
+before the split: ``scale_a, scale_a_step, scale_b, scale_b_step, bias`` (:class:`Scales`)."""
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any, Mapping, NamedTuple
 
 import numpy as np
 
 from ..runtime import tensor_map
 from . import hopper
-from .spec import COL, ROW, Family, KernelSpec
+from .spec import COL, NULL, ROW, Family, KernelSpec
 
 _TMA8 = ("TMA: 16-byte aligned base pointer and leading dimension (a multiple of 16 int8 elements); "
          "other inputs are copied to an aligned buffer first")
@@ -33,6 +34,28 @@ def _tma_args(inst: Any, a: Any, b: Any, c: Any, m: int, n: int, k: int, workspa
     map_b = tensor_map.operand_map("int8", k, n, b.layout, b.ld, True, p["BN"], p["BK"])
     return (tensor_map.encode(map_a, a.tensor.data_ptr()), tensor_map.encode(map_b, b.tensor.data_ptr()), c,
             np.int32(m), np.int32(n), np.int32(k), np.int32(c.stride(0)), *hopper.split_args(workspace))
+
+
+class Scales(NamedTuple):
+    """What rung 03's epilogue reads besides the sums: fp32 CUDA tensors, each scale one value
+    (step 0) or one per row of A / column of B (step 1); the bias N values or None. Passed where
+    the other kernels take the bias."""
+
+    scale_a: Any
+    scale_a_step: int
+    scale_b: Any
+    scale_b_step: int
+    bias: Any = None
+
+
+def _scaled_args(inst: Any, a: Any, b: Any, c: Any, m: int, n: int, k: int, workspace: Any = None,
+                 bias: Any = None) -> tuple[Any, ...]:
+    """Rung 02's arguments with the epilogue's scales and bias before the split."""
+    if not isinstance(bias, Scales):
+        raise TypeError(f"{inst.name} computes a scaled product: call it through warpgemm.scaled_matmul")
+    *head, splits_ws, splits_ctr, splits = _tma_args(inst, a, b, c, m, n, k, workspace)
+    return (*head, bias.scale_a, np.int32(bias.scale_a_step), bias.scale_b, np.int32(bias.scale_b_step),
+            bias.bias if bias.bias is not None else NULL, splits_ws, splits_ctr, splits)
 
 
 def _valid(p: Mapping[str, int]) -> bool:
@@ -56,6 +79,16 @@ IGEMM: tuple[KernelSpec, ...] = (
        params={"BM": 128, "BN": 256, "BK": 128, "STAGES": 4, "GROUP": 8, "IN_FLIGHT": 0, "SPLITS": 0},
        threads=lambda p: 128 * (1 + p["BM"] // 64), tile=lambda p: (p["BM"], p["BN"]), persistent=True,
        smem_bytes=_smem, abi=_tma_args, last_wave=hopper.last_wave, workspace=hopper.split_scratch,
+       counters=hopper.split_counters, host_params=("SPLITS",),
+       tuning={"BN": (128, 256), "STAGES": (3, 4, 5), "GROUP": (8, 16), "IN_FLIGHT": (0, 1)},
+       valid=_valid),
+    _f(3, "W8A8: rung 02 with an epilogue that scales the s32 sums per token and per channel, adds the "
+          "bias and rounds once", "scaled_epilogue", "igemm_scaled_epilogue", arch="sm_90a",
+       layouts=((ROW, COL),), outputs={"int8": ("bfloat16", "float16", "float32")},
+       constraints=(_TMA8, "A row-major, B column-major", "called through warpgemm.scaled_matmul"),
+       params={"BM": 128, "BN": 256, "BK": 128, "STAGES": 4, "GROUP": 8, "IN_FLIGHT": 0, "SPLITS": 0},
+       threads=lambda p: 128 * (1 + p["BM"] // 64), tile=lambda p: (p["BM"], p["BN"]), persistent=True,
+       smem_bytes=_smem, abi=_scaled_args, last_wave=hopper.last_wave, workspace=hopper.split_scratch,
        counters=hopper.split_counters, host_params=("SPLITS",),
        tuning={"BN": (128, 256), "STAGES": (3, 4, 5), "GROUP": (8, 16), "IN_FLIGHT": (0, 1)},
        valid=_valid),

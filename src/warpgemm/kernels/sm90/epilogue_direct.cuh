@@ -26,9 +26,11 @@ __device__ __forceinline__ TC to_output(Acc v) {
     }
 }
 
-template <typename TC, typename T, typename Acc, int ACC>
-__device__ __forceinline__ void store_direct(TC* C, int ldc, int M, int N, int row0, int col0,
-                                             const Acc (&d)[ACC], const T* bias) {
+// A warpgroup's 64 x (4 * J) fragment of C to global memory, masked at the edges: value(i, row, col)
+// gives fragment element i, which belongs at C(row, col), in the type it is stored from (fp32
+// or s32). Pairs of adjacent columns go as one vector where C's rows allow it.
+template <typename TC, int ACC, typename Value>
+__device__ __forceinline__ void store_fragment(TC* C, int ldc, int M, int N, int row0, int col0, Value value) {
     const int lane = threadIdx.x & 31;
     const int warp = (threadIdx.x >> 5) & 3;
     const int g = lane >> 2;
@@ -38,19 +40,12 @@ __device__ __forceinline__ void store_direct(TC* C, int ldc, int M, int N, int r
     for (int j = 0; j < ACC / 4; ++j) {
         const int col = col0 + 8 * j + 2 * t;
         if (col >= N) continue;
-        Acc b0 = Acc(0), b1 = Acc(0);
-        if constexpr (!same_type<Acc, int32_t>::value) {  // integer GEMM takes no bias here
-            if (bias != nullptr) {
-                b0 = sm80::to_float(bias[col]);
-                b1 = col + 1 < N ? sm80::to_float(bias[col + 1]) : 0.0f;
-            }
-        }
 #pragma unroll
         for (int h = 0; h < 2; ++h) {
             const int row = row0 + 16 * warp + g + 8 * h;
             if (row >= M) continue;
-            const Acc v0 = d[4 * j + 2 * h] + b0;
-            const Acc v1 = d[4 * j + 2 * h + 1] + b1;
+            const auto v0 = value(4 * j + 2 * h, row, col);
+            const auto v1 = value(4 * j + 2 * h + 1, row, col + 1);
             TC* p = C + static_cast<int64_t>(row) * ldc + col;
             if (pairs && col + 1 < N) {
                 if constexpr (same_type<TC, float>::value) *reinterpret_cast<float2*>(p) = make_float2(v0, v1);
@@ -61,6 +56,19 @@ __device__ __forceinline__ void store_direct(TC* C, int ldc, int M, int N, int r
                 if (col + 1 < N) p[1] = to_output<TC>(v1);
             }
         }
+    }
+}
+
+// The sums (+ the bias, one value of T per column, fp32 sums only).
+template <typename TC, typename T, typename Acc, int ACC>
+__device__ __forceinline__ void store_direct(TC* C, int ldc, int M, int N, int row0, int col0,
+                                             const Acc (&d)[ACC], const T* bias) {
+    if constexpr (same_type<Acc, int32_t>::value) {  // integer GEMM takes no bias here
+        store_fragment<TC, ACC>(C, ldc, M, N, row0, col0, [&](int i, int, int) { return d[i]; });
+    } else {
+        store_fragment<TC, ACC>(C, ldc, M, N, row0, col0, [&](int i, int, int col) {
+            return bias != nullptr && col < N ? d[i] + sm80::to_float(bias[col]) : d[i];
+        });
     }
 }
 
@@ -75,6 +83,35 @@ struct DirectEpilogue {
     template <typename Acc, int ACC>
     __device__ __forceinline__ void store(const Acc (&d)[ACC], int consumer, const Work& w) {
         store_direct(C, ldc, M, N, w.m0 + 64 * consumer, w.n0, d, bias);
+    }
+    __device__ __forceinline__ void finish(int) {}
+};
+
+// The scaled int8 epilogue (W8A8, igemm rung 03): C = s32 sum * scale_a[row] * scale_b[col] +
+// bias[col], in fp32, rounded once to TC. A scale given as one value has step 0, one per row of
+// A (per token) or per column of B (per channel) step 1; the bias may be null.
+template <typename TC>
+struct ScaledDirectEpilogue {
+    TC* C;
+    int ldc, M, N;
+    const float* scale_a;
+    int scale_a_step;
+    const float* scale_b;
+    int scale_b_step;
+    const float* bias;
+
+    template <int ACC>
+    __device__ __forceinline__ void store(const int32_t (&d)[ACC], int consumer, const Work& w) {
+        const int row0 = w.m0 + 64 * consumer;
+        const int first = row0 + 16 * ((threadIdx.x >> 5) & 3) + ((threadIdx.x & 31) >> 2);
+        float sa[2];  // this thread's two rows (fragment elements i with (i / 2) % 2 = h are row first + 8 h)
+#pragma unroll
+        for (int h = 0; h < 2; ++h) sa[h] = first + 8 * h < M ? scale_a[(first + 8 * h) * scale_a_step] : 0.0f;
+        store_fragment<TC, ACC>(C, ldc, M, N, row0, w.n0, [&](int i, int, int col) {
+            const float x = static_cast<float>(d[i]) * sa[(i >> 1) & 1];
+            if (col >= N) return x;
+            return x * scale_b[col * scale_b_step] + (bias != nullptr ? bias[col] : 0.0f);
+        });
     }
     __device__ __forceinline__ void finish(int) {}
 };

@@ -1,0 +1,86 @@
+#!/usr/bin/env python3
+"""Time the scaled int8 product (W8A8) against the plain int8 kernel and torch's int8 and bf16
+GEMMs, in the same interleaved rounds:
+
+- large shapes (4096^3, 8192^3): `scaled_matmul` against `igemm/02_wgmma_s8` (the cost of the
+  scaling epilogue) and `torch._int_mm`;
+- decode shapes (M = 1 and 16, weights rotated past L2, CUDA-graph replays): `scaled_matmul`
+  against cuBLAS bf16 on the same shape.
+
+    python scripts/scaled_bench.py [--json out.json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+import torch
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
+
+import warpgemm  # noqa: E402
+from warpgemm.bench import context, timing  # noqa: E402
+
+
+def _int8(*shape):
+    return torch.randint(-128, 128, shape, dtype=torch.int8, device="cuda")
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--json")
+    args = ap.parse_args()
+    doc = {"context": context.collect(), "large": [], "decode": []}
+    l2 = torch.cuda.get_device_properties(0).L2_cache_size
+    for s in (4096, 8192):
+        sets = timing.sets_needed(2 * s * s + 4 * s * s, l2, 3)
+        a = [_int8(s, s) for _ in range(sets)]
+        w = [_int8(s, s) for _ in range(sets)]
+        sa, sb = torch.rand(s, device="cuda") * 1e-2, torch.rand(s, device="cuda") * 1e-2
+        bias = torch.randn(s, device="cuda")
+        runners = {
+            "torch._int_mm": lambda i: torch._int_mm(a[i], w[i].t()),
+            "igemm/02_wgmma_s8": lambda i: warpgemm.matmul(a[i], w[i].t()),
+            "scaled_matmul": lambda i: warpgemm.scaled_matmul(a[i], w[i].t(), sa, sb, bias),
+        }
+        for r in runners.values():
+            r(0)
+        t = timing.interleaved(runners, sets, min_rounds=30)
+        row = {"m": s, "n": s, "k": s, **{k: v.median_ms for k, v in t.items()},
+               "scaled_over_plain": timing.paired_ratio(t["scaled_matmul"], t["igemm/02_wgmma_s8"]),
+               "plain_speedup_vs_int_mm": 1 / timing.paired_ratio(t["igemm/02_wgmma_s8"], t["torch._int_mm"])}
+        doc["large"].append(row)
+        print(f"{s}^3: _int_mm {t['torch._int_mm'].median_ms:.4f} ms, igemm/02 {t['igemm/02_wgmma_s8'].median_ms:.4f} ms, "
+              f"scaled {t['scaled_matmul'].median_ms:.4f} ms; scaled / plain = {row['scaled_over_plain']:.3f}", flush=True)
+    for n, k in ((4096, 4096), (14336, 4096)):
+        sets = timing.sets_needed(3 * n * k, l2, 2)
+        w8 = [_int8(n, k) for _ in range(sets)]
+        wb = [torch.randn(n, k, device="cuda").to(torch.bfloat16) for _ in range(sets)]
+        sb = torch.rand(n, device="cuda") * 1e-2
+        for m in (1, 16):
+            x8, xb = _int8(m, k), torch.randn(m, k, device="cuda").to(torch.bfloat16)
+            sa = torch.rand(m, device="cuda") * 1e-2
+            runners = {"cuBLAS bf16": lambda i: torch.matmul(xb, wb[i].t()),
+                       "scaled_matmul": lambda i: warpgemm.scaled_matmul(x8, w8[i].t(), sa, sb)}
+            for r in runners.values():
+                r(0)
+            graphs = {label: timing.capture(r, sets) for label, r in runners.items()}
+            t = timing.interleaved({label: (lambda i, g=g: g.replay()) for label, g in graphs.items()}, 1,
+                                   min_rounds=15, max_rounds=15)
+            us = {label: v.median_ms / sets * 1e3 for label, v in t.items()}
+            row = {"m": m, "n": n, "k": k, "us": us,
+                   "speedup": us["cuBLAS bf16"] / us["scaled_matmul"]}
+            doc["decode"].append(row)
+            print(f"W8A8 decode {m}x{n}x{k}: cuBLAS bf16 {us['cuBLAS bf16']:.1f} us, scaled_matmul "
+                  f"{us['scaled_matmul']:.1f} us: {row['speedup']:.2f}x", flush=True)
+            del graphs
+    if args.json:
+        Path(args.json).write_text(json.dumps(doc, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,121 @@
+"""The scaled int8 product (W8A8): ``warpgemm.scaled_matmul``.
+
+Quantised inference keeps weights in int8 with one fp32 scale per output channel and quantises
+each token's activations with a scale of its own. ``scaled_matmul`` computes, from the int8
+operands and their scales,
+
+    out = (a @ b) * scale_a[:, None] * scale_b[None, :] + bias
+
+with the int8 product summed exactly in int32, then the scaling and the bias in fp32 and one
+rounding to ``out_dtype``, all in the int8 kernel's epilogue (``igemm/03_scaled_epilogue``). The
+call is the registered op ``torch.ops.warpgemm.scaled_mm``, with a fake implementation, so it
+traces under ``torch.compile``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import torch
+
+from . import catalog, dtypes, torch_ops  # noqa: F401  (torch_ops registers warpgemm::scaled_mm)
+from .catalog.igemm import Scales
+
+KERNEL = "igemm/03_scaled_epilogue"
+OUT_DTYPES = (torch.bfloat16, torch.float16, torch.float32)
+
+
+def scaled_matmul(a: torch.Tensor, b: torch.Tensor, scale_a: torch.Tensor, scale_b: torch.Tensor,
+                  bias: torch.Tensor | None = None, out_dtype: torch.dtype = torch.bfloat16) -> torch.Tensor:
+    """``(a @ b) * scale_a[:, None] * scale_b[None, :] + bias`` for int8 ``a`` (M, K) and ``b``
+    (K, N), rounded once to ``out_dtype`` (bfloat16, float16 or float32).
+
+    ``scale_a`` is one value per row of ``a`` (per token: shape (M,) or (M, 1)) or a single value;
+    ``scale_b`` one per column of ``b`` (per output channel: (N,) or (1, N)) or a single value;
+    ``bias`` N values. Scales and bias may be any floating dtype; the kernel reads them in fp32.
+    The int8 product is exact (int32 sums: K <= 131071 for full-range operands). Needs a GPU of
+    compute capability 9.0 (the s8 wgmma kernel).
+    """
+    return torch.ops.warpgemm.scaled_mm(a, b, scale_a, scale_b, bias, out_dtype)
+
+
+def _steps(a: Any, b: Any, scale_a: Any, scale_b: Any, bias: Any, out_dtype: Any) -> tuple[int, int]:
+    """Every check that needs no device; the steps of the two scales (0: one value, 1: one per
+    row of A / column of B)."""
+    for label, t in (("a", a), ("b", b), ("scale_a", scale_a), ("scale_b", scale_b)):
+        if not isinstance(t, torch.Tensor):
+            raise TypeError(f"warpgemm.scaled_matmul: {label} must be a torch.Tensor, got {type(t).__name__}")
+    for label, t in (("a", a), ("b", b)):
+        if t.dtype != torch.int8:
+            raise TypeError(f"warpgemm.scaled_matmul: {label} must be int8, got {t.dtype}")
+        if t.dim() != 2:
+            raise ValueError(f"warpgemm.scaled_matmul: {label} must be 2-D, got shape {tuple(t.shape)}")
+    (m, k), (k2, n) = a.shape, b.shape
+    if k != k2:
+        raise ValueError(f"warpgemm.scaled_matmul: inner dimensions differ: a is {tuple(a.shape)}, b is "
+                         f"{tuple(b.shape)}")
+    steps = []
+    for label, t, rows, per in (("scale_a", scale_a, m, "row of a (per token)"),
+                                ("scale_b", scale_b, n, "column of b (per channel)")):
+        if not t.is_floating_point():
+            raise TypeError(f"warpgemm.scaled_matmul: {label} must be a floating tensor, got {t.dtype}")
+        shapes = {(), (1,), (rows,), (rows, 1) if label == "scale_a" else (1, rows)}
+        if tuple(t.shape) not in shapes and not (t.numel() == 1 and t.dim() <= 2):
+            raise ValueError(f"warpgemm.scaled_matmul: {label} must hold one value or one per {per}, "
+                             f"i.e. {rows} values; got shape {tuple(t.shape)}")
+        steps.append(0 if t.numel() == 1 else 1)
+    if bias is not None:
+        if not isinstance(bias, torch.Tensor) or not bias.is_floating_point():
+            raise TypeError("warpgemm.scaled_matmul: bias must be a floating torch.Tensor")
+        if tuple(bias.shape) != (n,):
+            raise ValueError(f"warpgemm.scaled_matmul: bias must be 1-D with N = {n} values, got shape "
+                             f"{tuple(bias.shape)}")
+    if out_dtype not in OUT_DTYPES:
+        raise ValueError(f"warpgemm.scaled_matmul: out_dtype must be one of {', '.join(map(str, OUT_DTYPES))}, "
+                         f"got {out_dtype}")
+    return steps[0], steps[1]
+
+
+def _fp32(t: torch.Tensor, device: torch.device) -> torch.Tensor:
+    if t.device != device:
+        raise ValueError(f"warpgemm.scaled_matmul: every tensor must be on {device}, got one on {t.device}")
+    return t.reshape(-1).to(torch.float32).contiguous()
+
+
+def scaled_impl(a: torch.Tensor, b: torch.Tensor, scale_a: torch.Tensor, scale_b: torch.Tensor,
+                bias: torch.Tensor | None, out_dtype: torch.dtype | None) -> torch.Tensor:
+    """The op's implementation: check, prepare the operands, launch the scaled kernel."""
+    from . import api
+    from .operands import detect
+    from .runtime.device import current_capability
+
+    out_dtype = out_dtype or torch.bfloat16
+    step_a, step_b = _steps(a, b, scale_a, scale_b, bias, out_dtype)
+    api._validate(a, b, None, None, "auto", {})  # devices
+    (m, k), n = a.shape, b.shape[1]
+    device = a.device
+    with api._on_device(device):
+        spec = catalog.get(KERNEL)
+        capability = current_capability()
+        if not spec.runs_on(capability):
+            raise ValueError(f"warpgemm.scaled_matmul needs {spec.needs()} (the s8 wgmma kernel); this device "
+                             f"is compute capability {capability // 10}.{capability % 10}")
+        c = torch.empty((m, n), dtype=out_dtype, device=device)
+        sa, sb = _fp32(scale_a, device), _fp32(scale_b, device)
+        bias32 = _fp32(bias, device) if bias is not None else None
+        if m == 0 or n == 0:
+            return c
+        if k == 0:
+            return c.copy_(bias32.expand(m, n)) if bias32 is not None else c.zero_()
+        oa, ob = api._operands(spec, a, b, detect(a), detect(b))
+        inst = spec.instance(oa.layout, ob.layout, "int8", dtypes.name_of(out_dtype))
+        api.run_instance(inst, oa, ob, c, m, n, k, device.index, Scales(sa, step_a, sb, step_b, bias32))
+        return c
+
+
+def scaled_fake(a: torch.Tensor, b: torch.Tensor, scale_a: torch.Tensor, scale_b: torch.Tensor,
+                bias: torch.Tensor | None, out_dtype: torch.dtype | None) -> torch.Tensor:
+    """Shapes and dtypes only, for torch.compile."""
+    out_dtype = out_dtype or torch.bfloat16
+    _steps(a, b, scale_a, scale_b, bias, out_dtype)
+    return a.new_empty((a.shape[0], b.shape[1]), dtype=out_dtype)

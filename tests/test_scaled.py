@@ -1,0 +1,110 @@
+"""The scaled int8 product (W8A8): ``warpgemm.scaled_matmul`` computes
+``(a @ b) * scale_a[:, None] * scale_b[None, :] + bias`` with the int8 product exact and the rest
+in fp32, rounded once; checked against a float64 reference of the same formula on fresh
+full-range operands. ``nn.Int8Linear`` quantises a Linear per channel and its input per token."""
+
+from __future__ import annotations
+
+import pytest
+import torch
+
+import warpgemm
+from warpgemm.nn import Int8Linear, quantize_rows
+
+
+def _on_hopper() -> bool:
+    return torch.cuda.is_available() and torch.cuda.get_device_capability() == (9, 0)
+
+
+needs_hopper = pytest.mark.skipif("not _on_hopper()", reason="the s8 wgmma kernels run on compute capability 9.0")
+TOL = {torch.bfloat16: 8e-3, torch.float16: 1e-3, torch.float32: 1e-6}
+
+
+def _int8(rows: int, cols: int, device: str = "cuda") -> torch.Tensor:
+    return torch.randint(-128, 128, (rows, cols), dtype=torch.int8, device=device)
+
+
+def _reference(a, b, scale_a, scale_b, bias):
+    exact = (a.cpu().long() @ b.cpu().long()).double()
+    out = exact * scale_a.cpu().double().reshape(-1, 1) * scale_b.cpu().double().reshape(1, -1)
+    return out + bias.cpu().double() if bias is not None else out
+
+
+def _rel(out, ref):
+    return float(torch.linalg.vector_norm(out.cpu().double() - ref) / torch.linalg.vector_norm(ref).clamp_min(1e-30))
+
+
+@pytest.mark.parametrize("bad,match", [
+    (dict(scale_a=torch.ones(3)), "scale_a must hold one value or one per row of a"),
+    (dict(scale_b=torch.ones(5, 2)), "scale_b must hold one value or one per column of b"),
+    (dict(scale_a=torch.ones(8, dtype=torch.int32)), "scale_a must be a floating tensor"),
+    (dict(bias=torch.ones(7)), "bias must be 1-D with N = 6 values"),
+    (dict(out_dtype=torch.int32), "out_dtype must be one of"),
+    (dict(a=torch.ones(8, 4)), "a must be int8"),
+])
+def test_bad_arguments_get_an_error_that_names_the_constraint(bad, match):
+    args = dict(a=_int8(8, 4, "cpu"), b=_int8(4, 6, "cpu"), scale_a=torch.ones(8), scale_b=torch.ones(6),
+                bias=None, out_dtype=torch.bfloat16)
+    args.update(bad)
+    with pytest.raises((TypeError, ValueError), match=match):
+        warpgemm.scaled_matmul(**args)
+
+
+@pytest.mark.gpu
+@needs_hopper
+@pytest.mark.parametrize("out_dtype", [torch.bfloat16, torch.float16, torch.float32])
+@pytest.mark.parametrize("per_token,per_channel,with_bias", [(True, True, True), (False, True, False),
+                                                              (True, False, True), (False, False, False)])
+@pytest.mark.parametrize("m,n,k", [(1, 256, 128), (7, 13, 33), (129, 257, 385), (300, 700, 3001), (1024, 1024, 4096)])
+def test_scaled_matmul_matches_the_formula_in_float64(m, n, k, per_token, per_channel, with_bias, out_dtype):
+    a, b = _int8(m, k), _int8(n, k).t()
+    scale_a = torch.rand(m if per_token else 1, device="cuda") * 1e-2 + 1e-4
+    scale_b = torch.rand(n if per_channel else 1, device="cuda") * 1e-2 + 1e-4
+    bias = torch.randn(n, device="cuda").to(torch.bfloat16) if with_bias else None
+    out = warpgemm.scaled_matmul(a, b, scale_a, scale_b, bias, out_dtype=out_dtype)
+    assert out.dtype == out_dtype and out.shape == (m, n)
+    assert _rel(out, _reference(a, b, scale_a, scale_b, bias)) < TOL[out_dtype]
+
+
+@pytest.mark.gpu
+@needs_hopper
+def test_scaled_matmul_splits_k_exactly_before_scaling():
+    a, b = _int8(64, 65536), _int8(64, 65536).t()  # one tile: its K range split over the idle SMs
+    scale_a, scale_b = torch.full((64,), 1.0, device="cuda"), torch.full((64,), 1.0, device="cuda")
+    out = warpgemm.scaled_matmul(a, b, scale_a, scale_b, out_dtype=torch.float32)
+    exact = (a.cpu().long() @ b.cpu().long())
+    assert torch.equal(out.cpu().double(), exact.float().double())  # fp32 of the exact sum: one rounding
+
+
+@pytest.mark.gpu
+@needs_hopper
+def test_scaled_matmul_traces_under_torch_compile():
+    a, b = _int8(100, 256), _int8(128, 256).t()
+    sa, sb = torch.rand(100, 1, device="cuda"), torch.rand(1, 128, device="cuda")
+    f = torch.compile(lambda *t: warpgemm.scaled_matmul(*t), fullgraph=True)
+    assert _rel(f(a, b, sa, sb), _reference(a, b, sa, sb, None)) < TOL[torch.bfloat16]
+
+
+@pytest.mark.gpu
+@needs_hopper
+def test_scaled_mm_passes_opcheck():
+    a, b = _int8(64, 256), _int8(128, 256).t()
+    torch.library.opcheck(torch.ops.warpgemm.scaled_mm.default,
+                          (a, b, torch.rand(64, device="cuda"), torch.rand(128, device="cuda"), None, torch.bfloat16))
+
+
+@pytest.mark.gpu
+@needs_hopper
+def test_int8_linear_from_float_is_close_to_the_linear():
+    torch.manual_seed(0)
+    lin = torch.nn.Linear(1024, 768).cuda().to(torch.bfloat16)
+    q = Int8Linear.from_float(lin)
+    assert q.weight.dtype == torch.int8 and q.weight_scale.shape == (768,)
+    x = torch.randn(3, 17, 1024, device="cuda").to(torch.bfloat16)
+    y = q(x)
+    ref = x.double() @ lin.weight.double().t() + lin.bias.double()
+    assert y.shape == (3, 17, 768) and y.dtype == torch.bfloat16
+    assert _rel(y, ref.cpu()) < 2e-2  # int8 quantisation of both operands, not rounding alone
+    # and it is exactly scaled_matmul of the quantised operands
+    xq, xs = quantize_rows(x.reshape(-1, 1024))
+    assert torch.equal(y.reshape(-1, 768), warpgemm.scaled_matmul(xq, q.weight.t(), xs, q.weight_scale, q.bias))
