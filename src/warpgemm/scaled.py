@@ -59,8 +59,8 @@ def _steps(a: Any, b: Any, scale_a: Any, scale_b: Any, bias: Any, out_dtype: Any
                                 ("scale_b", scale_b, n, "column of b (per channel)")):
         if not t.is_floating_point():
             raise TypeError(f"warpgemm.scaled_matmul: {label} must be a floating tensor, got {t.dtype}")
-        shapes = {(), (1,), (rows,), (rows, 1) if label == "scale_a" else (1, rows)}
-        if tuple(t.shape) not in shapes and not (t.numel() == 1 and t.dim() <= 2):
+        per_row = (rows,), ((rows, 1) if label == "scale_a" else (1, rows))
+        if not (t.numel() == 1 and t.dim() <= 2) and tuple(t.shape) not in per_row:
             raise ValueError(f"warpgemm.scaled_matmul: {label} must hold one value or one per {per}, "
                              f"i.e. {rows} values; got shape {tuple(t.shape)}")
         steps.append(0 if t.numel() == 1 else 1)
