@@ -40,21 +40,13 @@ __device__ __forceinline__ void store_fragment(TC* C, int ldc, int M, int N, int
     for (int j = 0; j < ACC / 4; ++j) {
         const int col = col0 + 8 * j + 2 * t;
         if (col >= N) continue;
-        // Both rows' values before either store: what `value` loads per column (a bias, a scale)
-        // is then loaded once for the two rows.
-        decltype(value(0, 0, 0)) v[2][2];
-#pragma unroll
-        for (int h = 0; h < 2; ++h) {
-            const int row = row0 + 16 * warp + g + 8 * h;
-            v[h][0] = value(4 * j + 2 * h, row, col);
-            v[h][1] = value(4 * j + 2 * h + 1, row, col + 1);
-        }
 #pragma unroll
         for (int h = 0; h < 2; ++h) {
             const int row = row0 + 16 * warp + g + 8 * h;
             if (row >= M) continue;
+            const auto v0 = value(4 * j + 2 * h, row, col);
+            const auto v1 = value(4 * j + 2 * h + 1, row, col + 1);
             TC* p = C + static_cast<int64_t>(row) * ldc + col;
-            const auto v0 = v[h][0], v1 = v[h][1];
             if (pairs && col + 1 < N) {
                 if constexpr (same_type<TC, float>::value) *reinterpret_cast<float2*>(p) = make_float2(v0, v1);
                 else if constexpr (same_type<TC, int32_t>::value) *reinterpret_cast<int2*>(p) = make_int2(v0, v1);
