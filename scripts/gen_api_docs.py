@@ -27,12 +27,12 @@ OUTPUT = ROOT / "docs" / "api.md"
 
 SECTIONS: list[tuple[str, str, list[str]]] = [
     ("Computing and compiling", "`import warpgemm`. Computing needs a CUDA device; compiling does not.",
-     ["warpgemm.matmul", "warpgemm.kernels", "warpgemm.compile", "warpgemm.KernelSpec",
+     ["warpgemm.matmul", "warpgemm.scaled_matmul", "warpgemm.kernels", "warpgemm.compile", "warpgemm.KernelSpec",
       "warpgemm.CompiledKernel"]),
     ("In a PyTorch model", "The registered op behind `warpgemm.matmul` (`torch.ops.warpgemm.mm`), "
      "the nn.Linear drop-in, and the launch plans of repeated calls.",
      ["warpgemm.patch", "warpgemm.unpatch", "warpgemm.nn.Linear", "warpgemm.nn.linear", "warpgemm.nn.fallbacks",
-      "warpgemm.plan.clear"]),
+      "warpgemm.nn.Int8Linear", "warpgemm.nn.quantize_rows", "warpgemm.plan.clear"]),
     ("Choosing a kernel", "`kernel=\"auto\"` as data (`warpgemm.dispatch`), and the tuner's table and search "
      "(`warpgemm.tuning`).",
      ["warpgemm.dispatch.Rule", "warpgemm.dispatch.choose", "warpgemm.tuning.search.tune",

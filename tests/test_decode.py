@@ -181,3 +181,20 @@ def test_swap_ab_wgmma_gives_the_same_bits_on_every_run():
     first = warpgemm.matmul(x, w.t(), kernel=WGMMA)
     for _ in range(3):
         assert torch.equal(warpgemm.matmul(x, w.t(), kernel=WGMMA), first)
+
+
+@needs_hopper
+def test_a_captured_graph_replays_the_hopper_decode_kernel():
+    x, w = _linear_operands(40, 4096, 4096, torch.bfloat16)  # kernel="auto": decode/02, its K split
+    out = torch.empty(40, 4096, device="cuda", dtype=torch.bfloat16)
+    warpgemm.matmul(x, w.t(), out=out)
+    torch.cuda.synchronize()
+    g = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(g):
+        warpgemm.matmul(x, w.t(), out=out)
+    for _ in range(2):  # the split's counters are left zero for the next replay
+        x.copy_(torch.randn_like(x))
+        out.fill_(float("nan"))
+        g.replay()
+        torch.cuda.synchronize()
+        assert _rel(out, x.double() @ w.double().t()) < 1e-2

@@ -20,8 +20,10 @@ def _on_hopper() -> bool:
 
 needs_hopper = pytest.mark.skipif("not _on_hopper()", reason="the s8 wgmma kernel runs on compute capability 9.0")
 
-RAGGED = [(1, 1, 1), (1, 256, 128), (7, 13, 33), (64, 128, 128), (129, 257, 385), (515, 1029, 333), (16, 4096, 4096),
-          (1000, 100, 2049), (256, 4096, 1024), (300, 700, 3001)]
+# M, N and K of 1, primes, a tile +-1 (128 x 256 tiles, k-tiles of 128), odd numbers of k-tiles (385 =
+# 3 tiles + 1, 3001), and shapes that split the last wave.
+RAGGED = [(1, 1, 1), (1, 256, 128), (7, 13, 33), (64, 128, 128), (127, 255, 127), (129, 257, 385), (515, 1029, 333),
+          (16, 4096, 4096), (1000, 100, 2049), (256, 4096, 1024), (300, 700, 3001)]
 LAYOUTS = [("row", "col"), ("row", "row"), ("col", "col"), ("col", "row")]
 
 
@@ -41,6 +43,24 @@ def test_int8_kernels_write_int32_and_state_the_accumulator_bound():
     assert spec.outputs == {"int8": ("int32",)} and spec.math == "i8i32"
     assert any("131071" in c for c in spec.constraints)
     assert api.default_out_dtype(torch.int8) == torch.int32
+
+
+def test_matmul_refuses_the_scaled_kernel_and_a_float_output_for_int8_by_name():
+    a, b = torch.zeros(4, 32, dtype=torch.int8), torch.zeros(32, 8, dtype=torch.int8)
+    with pytest.raises(ValueError, match="call it through warpgemm.scaled_matmul"):
+        warpgemm.matmul(a, b, kernel="igemm/03_scaled_epilogue")
+    with pytest.raises(ValueError, match="int8 inputs produce int32, not torch.bfloat16"):
+        warpgemm.matmul(a, b, out_dtype=torch.bfloat16)
+
+
+def test_the_bench_and_the_tuner_leave_the_scaled_kernel_to_its_own_api():
+    from warpgemm.bench import runner
+    from warpgemm.cli import main
+
+    assert "igemm/03_scaled_epilogue" not in [c.label for c in runner.default_choices("igemm")]
+    with pytest.raises(ValueError, match="runs through warpgemm.scaled_matmul"):
+        runner.parse_choice("igemm/03_scaled_epilogue")
+    assert main(["tune", "igemm/03_scaled_epilogue"]) == 2
 
 
 @pytest.mark.gpu

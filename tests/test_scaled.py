@@ -30,6 +30,10 @@ def _reference(a, b, scale_a, scale_b, bias):
     return out + bias.cpu().double() if bias is not None else out
 
 
+def _poisoned(m: int, n: int, dtype: torch.dtype) -> torch.Tensor:
+    return torch.full((m, n), float("nan"), dtype=dtype, device="cuda")
+
+
 def _rel(out, ref):
     return float(torch.linalg.vector_norm(out.cpu().double() - ref) / torch.linalg.vector_norm(ref).clamp_min(1e-30))
 
@@ -61,6 +65,9 @@ def test_scaled_matmul_matches_the_formula_in_float64(m, n, k, per_token, per_ch
     scale_a = torch.rand(m if per_token else 1, device="cuda") * 1e-2 + 1e-4
     scale_b = torch.rand(n if per_channel else 1, device="cuda") * 1e-2 + 1e-4
     bias = torch.randn(n, device="cuda").to(torch.bfloat16) if with_bias else None
+    # The op allocates its output: poison a block of that size and free it, so that the caching
+    # allocator most likely hands the NaNs to the output (an element left unwritten shows).
+    _poisoned(m, n, out_dtype)  # freed at once
     out = warpgemm.scaled_matmul(a, b, scale_a, scale_b, bias, out_dtype=out_dtype)
     assert out.dtype == out_dtype and out.shape == (m, n)
     assert _rel(out, _reference(a, b, scale_a, scale_b, bias)) < TOL[out_dtype]
@@ -108,3 +115,13 @@ def test_int8_linear_from_float_is_close_to_the_linear():
     # and it is exactly scaled_matmul of the quantised operands
     xq, xs = quantize_rows(x.reshape(-1, 1024))
     assert torch.equal(y.reshape(-1, 768), warpgemm.scaled_matmul(xq, q.weight.t(), xs, q.weight_scale, q.bias))
+
+
+@pytest.mark.gpu
+@needs_hopper
+def test_int8_linear_runs_under_torch_compile():
+    lin = torch.nn.Linear(512, 384).cuda().to(torch.bfloat16)
+    q = Int8Linear.from_float(lin)
+    x = torch.randn(5, 512, device="cuda").to(torch.bfloat16)
+    compiled = torch.compile(q, fullgraph=True)
+    assert torch.equal(compiled(x), q(x))

@@ -51,6 +51,8 @@ def _outputs() -> dict[str, tuple[str, ...]]:
     """Input dtype name -> every output dtype some kernel writes for it."""
     outs: dict[str, dict[str, None]] = {}
     for spec in catalog.CATALOG:
+        if spec.called_by is not None:  # not reached through matmul
+            continue
         for din, douts in spec.outputs.items():
             outs.setdefault(din, {}).update(dict.fromkeys(douts))
     return {din: tuple(d) for din, d in outs.items()}
@@ -61,25 +63,26 @@ def _supported_dtypes() -> tuple[torch.dtype, ...]:
     return tuple(dtypes.torch_dtype(name) for name in _outputs())
 
 
-def _check_operands(a: Any, b: Any) -> None:
+def _check_operands(a: Any, b: Any, who: str = "warpgemm.matmul") -> None:
+    """Two 2-D tensors of one supported dtype whose inner dimensions agree; errors name ``who``."""
     for label, t in (("a", a), ("b", b)):
         if not isinstance(t, torch.Tensor):
-            raise TypeError(f"warpgemm.matmul: {label} must be a torch.Tensor, got {type(t).__name__}")
+            raise TypeError(f"{who}: {label} must be a torch.Tensor, got {type(t).__name__}")
     for label, t in (("a", a), ("b", b)):
         if t.dim() != 2:
-            raise ValueError(f"warpgemm.matmul: {label} must be 2-D, got {t.dim()}-D with shape "
+            raise ValueError(f"{who}: {label} must be 2-D, got {t.dim()}-D with shape "
                              f"{tuple(t.shape)}")
     if a.dtype != b.dtype:
-        raise TypeError(f"warpgemm.matmul: a and b must have the same dtype, got {a.dtype} and {b.dtype}")
+        raise TypeError(f"{who}: a and b must have the same dtype, got {a.dtype} and {b.dtype}")
     if a.dtype not in _supported_dtypes():
         names = ", ".join(str(d) for d in _supported_dtypes())
-        raise TypeError(f"warpgemm.matmul: dtype {a.dtype} is not supported (supported: {names})")
+        raise TypeError(f"{who}: dtype {a.dtype} is not supported (supported: {names})")
     if a.shape[1] != b.shape[0]:
-        raise ValueError(f"warpgemm.matmul: inner dimensions differ: a is {tuple(a.shape)}, "
+        raise ValueError(f"{who}: inner dimensions differ: a is {tuple(a.shape)}, "
                          f"b is {tuple(b.shape)} (a.shape[1] must equal b.shape[0])")
     for label, t in (("a", a), ("b", b)):
         if any(s > _INT32_MAX for s in t.shape):
-            raise ValueError(f"warpgemm.matmul: {label} has a dimension over 2**31-1: {tuple(t.shape)}")
+            raise ValueError(f"{who}: {label} has a dimension over 2**31-1: {tuple(t.shape)}")
 
 
 def _check_out_dtype(in_name: str, out_dtype: Any) -> str | None:
@@ -189,24 +192,31 @@ def _validate(a: Any, b: Any, bias: Any, out_dtype: Any, kernel: str, params: di
     in_name = dtypes.name_of(a.dtype)
     out_name = _check_out_dtype(in_name, out_dtype)
     if kernel != "auto":
-        catalog.get(kernel)  # unknown names fail before anything else
+        called_by = catalog.get(kernel).called_by  # unknown names fail before anything else
+        if called_by is not None:
+            raise ValueError(f"warpgemm.matmul: {kernel} is not a plain GEMM; call it through {called_by}")
     elif params:
         raise TypeError("warpgemm.matmul: template parameters need an explicit kernel=... name")
     if bias is not None:
         _check_bias(bias, b.shape[1], a)
     if not need_device:
         return in_name, out_name
+    _check_devices(a, b)
+    return in_name, out_name
+
+
+def _check_devices(a: torch.Tensor, b: torch.Tensor, who: str = "warpgemm.matmul") -> None:
+    """A CUDA device exists, and both operands are on one CUDA device."""
     if not has_device():
-        raise NoDeviceError("warpgemm.matmul needs a CUDA device, and none is available "
+        raise NoDeviceError(f"{who} needs a CUDA device, and none is available "
                             "(torch.cuda.is_available() is False)")
     for label, t in (("a", a), ("b", b)):
         if not t.is_cuda:
-            raise ValueError(f"warpgemm.matmul: {label} is on {t.device}; warpgemm computes on "
+            raise ValueError(f"{who}: {label} is on {t.device}; warpgemm computes on "
                              "CUDA tensors (move it with .cuda())")
     if a.device != b.device:
-        raise ValueError(f"warpgemm.matmul: a is on {a.device} and b on {b.device}; "
+        raise ValueError(f"{who}: a is on {a.device} and b on {b.device}; "
                          "they must share one device")
-    return in_name, out_name
 
 
 def default_out_dtype(a_dtype: torch.dtype, kernel: str = "auto") -> torch.dtype:

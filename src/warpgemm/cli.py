@@ -325,6 +325,8 @@ def _cmd_tune(args: argparse.Namespace) -> int:
     from .runtime.device import has_device
 
     spec = _spec(args.name)
+    if spec.called_by is not None:
+        fail("NAME", f"{spec.name} runs through {spec.called_by}; the tuner times warpgemm.matmul's kernels")
     if not spec.tuning:
         tunable = [s.name for s in catalog.kernels() if s.tuning]
         fail("NAME", f"{spec.name} has no tuning space; these kernels have one: {', '.join(tunable)}")

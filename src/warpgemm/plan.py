@@ -25,21 +25,13 @@ from .runtime.launch import launch_planned, zeroed_counters
 _plans: dict[tuple, "Plan | ArgsPlan"] = {}
 
 
-class Plan:
-    """One problem's launch: ``run(a, b, bias, out)`` for operands of that problem."""
+class _Launcher:
+    """What every plan shares: the problem's output, the alignment its operands must keep, and
+    the bias added after the kernel when the kernel does not add it. Subclasses launch."""
 
-    __slots__ = ("fn", "config", "args", "slots", "shape", "dtype", "align", "device", "bias_after",
-                 "scratch_bytes", "counters")
+    __slots__ = ("shape", "dtype", "align", "device", "bias_after")
 
-    def __init__(self, fn: Any, config: Any, args: Sequence[Any], slots: tuple[int, ...],
-                 shape: tuple[int, int], dtype: torch.dtype, align: int, device: int, bias_after: bool,
-                 scratch_bytes: int = 0, counters: int = 0):
-        self.fn = fn
-        self.config = config
-        self.args = list(args)
-        self.slots = slots
-        """Where the addresses of A, B, C, the bias, the scratch memory and the counters go in
-        ``args`` (-1: not an argument)."""
+    def __init__(self, shape: tuple[int, int], dtype: torch.dtype, align: int, device: int, bias_after: bool):
         self.shape = shape
         self.dtype = dtype
         self.align = align
@@ -47,10 +39,6 @@ class Plan:
         self.device = device
         self.bias_after = bias_after
         """The kernel does not add the bias: ``run`` adds it after."""
-        self.scratch_bytes = scratch_bytes
-        """Scratch memory each launch gets (allocated per call, from torch's caching allocator)."""
-        self.counters = counters
-        """Zeroed counters each launch gets (the current stream's buffer)."""
 
     def run(self, a: torch.Tensor, b: torch.Tensor, bias: torch.Tensor | None,
             out: torch.Tensor | None) -> torch.Tensor | None:
@@ -60,13 +48,45 @@ class Plan:
         if (pa | pb) % self.align:
             return None
         c = torch.empty(self.shape, dtype=self.dtype, device=a.device) if out is None else out
+        self._launch(a, b, pa, pb, c, None if self.bias_after else bias)
+        if self.bias_after and bias is not None:
+            c.add_(bias)
+        return c
+
+    def _launch(self, a: torch.Tensor, b: torch.Tensor, pa: int, pb: int, c: torch.Tensor,
+                fused: torch.Tensor | None) -> None:
+        raise NotImplementedError
+
+
+class Plan(_Launcher):
+    """One problem's launch: ``run(a, b, bias, out)`` for operands of that problem."""
+
+    __slots__ = ("fn", "config", "args", "slots", "scratch_bytes", "counters")
+
+    def __init__(self, fn: Any, config: Any, args: Sequence[Any], slots: tuple[int, ...],
+                 shape: tuple[int, int], dtype: torch.dtype, align: int, device: int, bias_after: bool,
+                 scratch_bytes: int = 0, counters: int = 0):
+        super().__init__(shape, dtype, align, device, bias_after)
+        self.fn = fn
+        self.config = config
+        self.args = list(args)
+        self.slots = slots
+        """Where the addresses of A, B, C, the bias, the scratch memory and the counters go in
+        ``args`` (-1: not an argument)."""
+        self.scratch_bytes = scratch_bytes
+        """Scratch memory each launch gets (allocated per call, from torch's caching allocator)."""
+        self.counters = counters
+        """Zeroed counters each launch gets (the current stream's buffer)."""
+
+    def _launch(self, a: torch.Tensor, b: torch.Tensor, pa: int, pb: int, c: torch.Tensor,
+                fused: torch.Tensor | None) -> None:
         args = self.args.copy()
         ia, ib, ic, ibias, iscratch, icounters = self.slots
         args[ia] = pa
         args[ib] = pb
         args[ic] = c.data_ptr()
         if ibias >= 0:
-            args[ibias] = bias.data_ptr()  # type: ignore[union-attr]
+            args[ibias] = fused.data_ptr()  # type: ignore[union-attr]
         scratch = None
         if iscratch >= 0:
             scratch = torch.empty(self.scratch_bytes, dtype=torch.uint8, device=a.device)
@@ -75,12 +95,9 @@ class Plan:
             args[icounters] = zeroed_counters(self.device, self.counters).data_ptr()
         launch_planned(self.fn, self.config, args, self.device)
         del scratch  # back to the caching allocator, for later work on this stream
-        if self.bias_after and bias is not None:
-            c.add_(bias)
-        return c
 
 
-class ArgsPlan:
+class ArgsPlan(_Launcher):
     """A plan for kernels whose arguments are made for each call's operands (tensor maps, which
     encode addresses: ``make_args``) and launched through a
     :class:`~warpgemm.runtime.launch.DriverLaunch` set up once (parameter blocks and clusters
@@ -95,33 +112,22 @@ class ArgsPlan:
 
     KEEP = 64
 
-    __slots__ = ("make_args", "launcher", "shape", "dtype", "align", "device", "bias_after", "workspace",
-                 "_prepared")
+    __slots__ = ("make_args", "launcher", "workspace", "_prepared")
 
     def __init__(self, make_args: Callable[..., Sequence[Any]], launcher: Any, shape: tuple[int, int],
                  dtype: torch.dtype, align: int, device: int, bias_after: bool,
                  workspace: Callable[[], Any] | None = None):
+        super().__init__(shape, dtype, align, device, bias_after)
         self.make_args = make_args
         """(a, b, c, bias, workspace) -> the kernel's arguments."""
         self.launcher = launcher
-        self.shape = shape
-        self.dtype = dtype
-        self.align = align
-        self.device = device
-        self.bias_after = bias_after
         self.workspace = workspace
         """() -> this call's Workspace (scratch from torch's allocator, the stream's counters),
         or None when the kernel needs none."""
         self._prepared: dict[tuple, Any] = {}
 
-    def run(self, a: torch.Tensor, b: torch.Tensor, bias: torch.Tensor | None,
-            out: torch.Tensor | None) -> torch.Tensor | None:
-        """As :meth:`Plan.run`."""
-        pa, pb = a.data_ptr(), b.data_ptr()
-        if (pa | pb) % self.align:
-            return None
-        c = torch.empty(self.shape, dtype=self.dtype, device=a.device) if out is None else out
-        fused = None if self.bias_after else bias
+    def _launch(self, a: torch.Tensor, b: torch.Tensor, pa: int, pb: int, c: torch.Tensor,
+                fused: torch.Tensor | None) -> None:
         ws = self.workspace() if self.workspace is not None else None
         key = (pa, pb, c.data_ptr(), 0 if fused is None else fused.data_ptr(),
                ws and ws.scratch is not None and ws.scratch.data_ptr(),
@@ -134,9 +140,6 @@ class ArgsPlan:
             self._prepared[key] = prepared
         self.launcher.launch(prepared, self.device)
         del ws  # the scratch goes back to the caching allocator, for later work on this stream
-        if self.bias_after and bias is not None:
-            c.add_(bias)
-        return c
 
 
 def key(a: torch.Tensor, b: torch.Tensor, bias: torch.Tensor | None, out_dtype: Any, kernel: str,

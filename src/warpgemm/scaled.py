@@ -18,10 +18,11 @@ from typing import Any
 
 import torch
 
-from . import catalog, dtypes, torch_ops  # noqa: F401  (torch_ops registers warpgemm::scaled_mm)
+from . import api, catalog, dtypes, torch_ops  # noqa: F401  (torch_ops registers warpgemm::scaled_mm)
 from .catalog.igemm import Scales
 
 KERNEL = "igemm/03_scaled_epilogue"
+WHO = "warpgemm.scaled_matmul"
 OUT_DTYPES = (torch.bfloat16, torch.float16, torch.float32)
 
 
@@ -44,61 +45,56 @@ def _steps(a: Any, b: Any, scale_a: Any, scale_b: Any, bias: Any, out_dtype: Any
     row of A / column of B)."""
     for label, t in (("a", a), ("b", b), ("scale_a", scale_a), ("scale_b", scale_b)):
         if not isinstance(t, torch.Tensor):
-            raise TypeError(f"warpgemm.scaled_matmul: {label} must be a torch.Tensor, got {type(t).__name__}")
+            raise TypeError(f"{WHO}: {label} must be a torch.Tensor, got {type(t).__name__}")
     for label, t in (("a", a), ("b", b)):
         if t.dtype != torch.int8:
-            raise TypeError(f"warpgemm.scaled_matmul: {label} must be int8, got {t.dtype}")
-        if t.dim() != 2:
-            raise ValueError(f"warpgemm.scaled_matmul: {label} must be 2-D, got shape {tuple(t.shape)}")
-    (m, k), (k2, n) = a.shape, b.shape
-    if k != k2:
-        raise ValueError(f"warpgemm.scaled_matmul: inner dimensions differ: a is {tuple(a.shape)}, b is "
-                         f"{tuple(b.shape)}")
+            raise TypeError(f"{WHO}: {label} must be int8, got {t.dtype}")
+    api._check_operands(a, b, WHO)
+    m, n = a.shape[0], b.shape[1]
     steps = []
     for label, t, rows, per in (("scale_a", scale_a, m, "row of a (per token)"),
                                 ("scale_b", scale_b, n, "column of b (per channel)")):
         if not t.is_floating_point():
-            raise TypeError(f"warpgemm.scaled_matmul: {label} must be a floating tensor, got {t.dtype}")
+            raise TypeError(f"{WHO}: {label} must be a floating tensor, got {t.dtype}")
         per_row = (rows,), ((rows, 1) if label == "scale_a" else (1, rows))
         if not (t.numel() == 1 and t.dim() <= 2) and tuple(t.shape) not in per_row:
-            raise ValueError(f"warpgemm.scaled_matmul: {label} must hold one value or one per {per}, "
+            raise ValueError(f"{WHO}: {label} must hold one value or one per {per}, "
                              f"i.e. {rows} values; got shape {tuple(t.shape)}")
         steps.append(0 if t.numel() == 1 else 1)
     if bias is not None:
         if not isinstance(bias, torch.Tensor) or not bias.is_floating_point():
-            raise TypeError("warpgemm.scaled_matmul: bias must be a floating torch.Tensor")
+            raise TypeError(f"{WHO}: bias must be a floating torch.Tensor")
         if tuple(bias.shape) != (n,):
-            raise ValueError(f"warpgemm.scaled_matmul: bias must be 1-D with N = {n} values, got shape "
+            raise ValueError(f"{WHO}: bias must be 1-D with N = {n} values, got shape "
                              f"{tuple(bias.shape)}")
     if out_dtype not in OUT_DTYPES:
-        raise ValueError(f"warpgemm.scaled_matmul: out_dtype must be one of {', '.join(map(str, OUT_DTYPES))}, "
+        raise ValueError(f"{WHO}: out_dtype must be one of {', '.join(map(str, OUT_DTYPES))}, "
                          f"got {out_dtype}")
     return steps[0], steps[1]
 
 
 def _fp32(t: torch.Tensor, device: torch.device) -> torch.Tensor:
     if t.device != device:
-        raise ValueError(f"warpgemm.scaled_matmul: every tensor must be on {device}, got one on {t.device}")
+        raise ValueError(f"{WHO}: every tensor must be on {device}, got one on {t.device}")
     return t.reshape(-1).to(torch.float32).contiguous()
 
 
 def scaled_impl(a: torch.Tensor, b: torch.Tensor, scale_a: torch.Tensor, scale_b: torch.Tensor,
                 bias: torch.Tensor | None, out_dtype: torch.dtype | None) -> torch.Tensor:
     """The op's implementation: check, prepare the operands, launch the scaled kernel."""
-    from . import api
     from .operands import detect
     from .runtime.device import current_capability
 
     out_dtype = out_dtype or torch.bfloat16
     step_a, step_b = _steps(a, b, scale_a, scale_b, bias, out_dtype)
-    api._validate(a, b, None, None, "auto", {})  # devices
+    api._check_devices(a, b, WHO)
     (m, k), n = a.shape, b.shape[1]
     device = a.device
     with api._on_device(device):
         spec = catalog.get(KERNEL)
         capability = current_capability()
         if not spec.runs_on(capability):
-            raise ValueError(f"warpgemm.scaled_matmul needs {spec.needs()} (the s8 wgmma kernel); this device "
+            raise ValueError(f"{WHO} needs {spec.needs()} (the s8 wgmma kernel); this device "
                              f"is compute capability {capability // 10}.{capability % 10}")
         c = torch.empty((m, n), dtype=out_dtype, device=device)
         sa, sb = _fp32(scale_a, device), _fp32(scale_b, device)

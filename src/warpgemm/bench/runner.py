@@ -71,6 +71,9 @@ def parse_choice(text: str, family: str | None = None) -> Choice:
         spec = matches[0]
     else:
         spec = catalog.get(name)
+    if spec.called_by is not None:
+        raise ValueError(f"{spec.name} runs through {spec.called_by}, not warpgemm.matmul: the bench times "
+                         f"GEMMs (scripts/scaled_bench.py times the scaled product)")
     params = dict(parse_param(item) for item in filter(None, rest.split(",")))
     spec.resolve(params)  # validates names
     return Choice(spec, params)
@@ -78,7 +81,7 @@ def parse_choice(text: str, family: str | None = None) -> Choice:
 
 def default_choices(family: str) -> list[Choice]:
     """Every rung of ``family`` at its defaults, plus the family record's bench variants."""
-    choices = [Choice(s) for s in catalog.kernels(family)]
+    choices = [Choice(s) for s in catalog.kernels(family) if s.called_by is None]
     choices += [Choice(catalog.get(name), dict(p)) for name, p in catalog.family(family).bench_variants]
     return choices
 

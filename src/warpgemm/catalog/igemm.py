@@ -72,24 +72,22 @@ IGEMM_FAMILY = Family(
 )
 _f = IGEMM_FAMILY.spec
 
+_PIPELINE = dict(
+    arch="sm_90a", layouts=((ROW, COL),),
+    params={"BM": 128, "BN": 256, "BK": 128, "STAGES": 4, "GROUP": 8, "IN_FLIGHT": 0, "SPLITS": 0},
+    threads=lambda p: 128 * (1 + p["BM"] // 64), tile=lambda p: (p["BM"], p["BN"]), persistent=True,
+    smem_bytes=_smem, last_wave=hopper.last_wave, workspace=hopper.split_scratch, counters=hopper.split_counters,
+    host_params=("SPLITS",), tuning={"BN": (128, 256), "STAGES": (3, 4, 5), "GROUP": (8, 16), "IN_FLIGHT": (0, 1)},
+    valid=_valid)
+"""What the rungs on the Hopper pipeline share (hopper/04_persistent's launch, 8-bit tiles)."""
+
 IGEMM: tuple[KernelSpec, ...] = (
     _f(2, "the Hopper pipeline instantiated for s8 wgmma (m64nNk32, s32 sums): TMA, warp specialisation, "
-          "persistent", "wgmma_s8", "igemm_wgmma_s8", arch="sm_90a", layouts=((ROW, COL),),
+          "persistent", "wgmma_s8", "igemm_wgmma_s8", abi=_tma_args,
        constraints=(_TMA8, "A row-major, B column-major (8-bit wgmma reads K-major operands only)", _K_BOUND),
-       params={"BM": 128, "BN": 256, "BK": 128, "STAGES": 4, "GROUP": 8, "IN_FLIGHT": 0, "SPLITS": 0},
-       threads=lambda p: 128 * (1 + p["BM"] // 64), tile=lambda p: (p["BM"], p["BN"]), persistent=True,
-       smem_bytes=_smem, abi=_tma_args, last_wave=hopper.last_wave, workspace=hopper.split_scratch,
-       counters=hopper.split_counters, host_params=("SPLITS",),
-       tuning={"BN": (128, 256), "STAGES": (3, 4, 5), "GROUP": (8, 16), "IN_FLIGHT": (0, 1)},
-       valid=_valid),
+       **_PIPELINE),
     _f(3, "W8A8: rung 02 with an epilogue that scales the s32 sums per token and per channel, adds the "
-          "bias and rounds once", "scaled_epilogue", "igemm_scaled_epilogue", arch="sm_90a",
-       layouts=((ROW, COL),), outputs={"int8": ("bfloat16", "float16", "float32")},
-       constraints=(_TMA8, "A row-major, B column-major", "called through warpgemm.scaled_matmul"),
-       params={"BM": 128, "BN": 256, "BK": 128, "STAGES": 4, "GROUP": 8, "IN_FLIGHT": 0, "SPLITS": 0},
-       threads=lambda p: 128 * (1 + p["BM"] // 64), tile=lambda p: (p["BM"], p["BN"]), persistent=True,
-       smem_bytes=_smem, abi=_scaled_args, last_wave=hopper.last_wave, workspace=hopper.split_scratch,
-       counters=hopper.split_counters, host_params=("SPLITS",),
-       tuning={"BN": (128, 256), "STAGES": (3, 4, 5), "GROUP": (8, 16), "IN_FLIGHT": (0, 1)},
-       valid=_valid),
+          "bias and rounds once", "scaled_epilogue", "igemm_scaled_epilogue", abi=_scaled_args,
+       outputs={"int8": ("bfloat16", "float16", "float32")}, called_by="warpgemm.scaled_matmul",
+       constraints=(_TMA8, "A row-major, B column-major", _K_BOUND), **_PIPELINE),
 )

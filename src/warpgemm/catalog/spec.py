@@ -203,6 +203,10 @@ class KernelSpec:
     """Which combinations of the tuning space are legal (the template's static_asserts)."""
     extra: str | None = None
     """The optional install extra the kernel needs (``cute``: CuTe's headers), or None."""
+    called_by: str | None = None
+    """The API function that runs this kernel when ``warpgemm.matmul`` cannot (its ABI takes
+    more than a GEMM's operands), e.g. ``warpgemm.scaled_matmul``: ``matmul``, the benchmark and
+    the tuner refuse it by name."""
     check_params: Callable[[Params, str, str], str | None] | None = None
     """``check_params(params, in_dtype, out_dtype)``: why these parameters cannot serve these
     dtypes (a template static_assert, said before compiling), or None when they can."""

@@ -47,8 +47,8 @@ decode_swap_ab_wgmma(const __grid_constant__ wg::TmaDescriptor tma_w, const __gr
     if (threadIdx.x == 0) Mainloop::init(&tma_w, &tma_x);
     __syncthreads();
 
-    const sm90::PersistentTiles<BM, BN, 1> tiles(N, M, splits);
-    using Epilogue = sm90::SplitKReduction<sm90::TransposedDirectEpilogue<TC, T>, Mainloop::CONSUMERS>;
-    Epilogue epilogue{{C, ldc, N, M, bias}, reinterpret_cast<float4*>(workspace), counters, tiles.tail_tiles};
-    sm90::warp_specialized_roles<Mainloop>(tiles, &tma_w, &tma_x, K, epilogue);
+    // Tiles of C^T: N rows (of W) by M columns (tokens).
+    sm90::persistent_split_k<Mainloop, 1>(&tma_w, &tma_x, N, M, K,
+                                          sm90::TransposedDirectEpilogue<TC, T>{C, ldc, N, M, bias}, workspace,
+                                          counters, splits);
 }

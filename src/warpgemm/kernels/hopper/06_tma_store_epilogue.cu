@@ -56,10 +56,7 @@ hopper_tma_store_epilogue(const __grid_constant__ wg::TmaDescriptor tma_a,
 
     Epilogue epilogue{&tma_c, C, ldc, M, N, bias, smem_u32(dynamic_smem()) + STAGING_OFFSET, c_tma != 0};
     if constexpr (CLUSTER == 1) {
-        const sm90::PersistentTiles<BM, BN, GROUP> tiles(M, N, splits);
-        sm90::SplitKReduction<Epilogue, Mainloop::CONSUMERS> reduction{
-            epilogue, reinterpret_cast<float4*>(workspace), counters, tiles.tail_tiles};
-        sm90::warp_specialized_roles<Mainloop>(tiles, &tma_a, &tma_b, K, reduction);
+        sm90::persistent_split_k<Mainloop, GROUP>(&tma_a, &tma_b, M, N, K, epilogue, workspace, counters, splits);
     } else {
         const sm90::PersistentClusterTiles<BM, BN, GROUP, CLUSTER> tiles(M, N, static_cast<int>(cluster_ctarank()));
         sm90::warp_specialized_roles<Mainloop>(tiles, &tma_a, &tma_b, K, epilogue);

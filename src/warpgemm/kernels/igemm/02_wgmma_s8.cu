@@ -39,8 +39,7 @@ igemm_wgmma_s8(const __grid_constant__ wg::TmaDescriptor tma_a, const __grid_con
     if (threadIdx.x == 0) Mainloop::init(&tma_a, &tma_b);
     __syncthreads();
 
-    const sm90::PersistentTiles<BM, BN, GROUP> tiles(M, N, splits);
-    using Epilogue = sm90::SplitKReduction<sm90::DirectEpilogue<TC, T>, Mainloop::CONSUMERS>;
-    Epilogue epilogue{{C, ldc, M, N, nullptr}, reinterpret_cast<float4*>(workspace), counters, tiles.tail_tiles};
-    sm90::warp_specialized_roles<Mainloop>(tiles, &tma_a, &tma_b, K, epilogue);
+    sm90::persistent_split_k<Mainloop, GROUP>(&tma_a, &tma_b, M, N, K,
+                                              sm90::DirectEpilogue<TC, T>{C, ldc, M, N, nullptr}, workspace,
+                                              counters, splits);
 }

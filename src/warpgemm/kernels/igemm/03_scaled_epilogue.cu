@@ -34,9 +34,6 @@ igemm_scaled_epilogue(const __grid_constant__ wg::TmaDescriptor tma_a, const __g
     if (threadIdx.x == 0) Mainloop::init(&tma_a, &tma_b);
     __syncthreads();
 
-    const sm90::PersistentTiles<BM, BN, GROUP> tiles(M, N, splits);
-    using Epilogue = sm90::SplitKReduction<sm90::ScaledDirectEpilogue<TC>, Mainloop::CONSUMERS>;
-    Epilogue epilogue{{C, ldc, M, N, scale_a, scale_a_step, scale_b, scale_b_step, bias},
-                      reinterpret_cast<float4*>(workspace), counters, tiles.tail_tiles};
-    sm90::warp_specialized_roles<Mainloop>(tiles, &tma_a, &tma_b, K, epilogue);
+    const sm90::ScaledDirectEpilogue<TC> epilogue{C, ldc, M, N, scale_a, scale_a_step, scale_b, scale_b_step, bias};
+    sm90::persistent_split_k<Mainloop, GROUP>(&tma_a, &tma_b, M, N, K, epilogue, workspace, counters, splits);
 }

@@ -41,6 +41,8 @@ struct WarpSpecializedMainloop {
     using Smem = Stages<Mma, STAGES>;
     using Acc = typename Mma::Acc;
     using RingCursor = Cursor<STAGES>;
+    static constexpr int BLOCK_M = BM;
+    static constexpr int BLOCK_N = BN;
     static constexpr int BLOCK_K = BK;
     static constexpr int CONSUMERS = BM / 64;  // consumer warpgroups, 64 rows of C each
     static constexpr int THREADS = 128 * (1 + CONSUMERS);

@@ -20,6 +20,7 @@
 #include "arch/sm90.cuh"
 #include "common/util.cuh"
 #include "sm90/tile_scheduler.cuh"
+#include "sm90/warp_specialized_roles.cuh"
 
 namespace wg {
 namespace sm90 {
@@ -101,6 +102,20 @@ struct SplitKReduction {
         return workspace + static_cast<int64_t>(unit * CONSUMERS + consumer) * vecs * 128;
     }
 };
+
+// The body of a persistent kernel whose last wave is split over K (hopper rungs 04 and 06, decode
+// rung 02, igemm rungs 02 and 03): PersistentTiles over a rows x cols output, each unit's sums
+// through SplitKReduction to `epilogue`. Call after Mainloop::init and the block's
+// synchronisation; `workspace`, `counters` and `splits` as the host sized them.
+template <typename Mainloop, int GROUP, typename Epilogue>
+__device__ __forceinline__ void persistent_split_k(const TmaDescriptor* tma_a, const TmaDescriptor* tma_b, int rows,
+                                                   int cols, int K, const Epilogue& epilogue, float* workspace,
+                                                   int* counters, int splits) {
+    const PersistentTiles<Mainloop::BLOCK_M, Mainloop::BLOCK_N, GROUP> tiles(rows, cols, splits);
+    SplitKReduction<Epilogue, Mainloop::CONSUMERS> reduction{epilogue, reinterpret_cast<float4*>(workspace),
+                                                             counters, tiles.tail_tiles};
+    warp_specialized_roles<Mainloop>(tiles, tma_a, tma_b, K, reduction);
+}
 
 }  // namespace sm90
 }  // namespace wg
