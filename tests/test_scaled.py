@@ -124,4 +124,6 @@ def test_int8_linear_runs_under_torch_compile():
     q = Int8Linear.from_float(lin)
     x = torch.randn(5, 512, device="cuda").to(torch.bfloat16)
     compiled = torch.compile(q, fullgraph=True)
-    assert torch.equal(compiled(x), q(x))
+    # Inductor fuses the per-token quantisation, which may round a few activations the other way:
+    # the same product within int8 quantisation's error, not the same bits.
+    assert _rel(compiled(x), q(x).cpu().double()) < 1e-2
