@@ -11,6 +11,8 @@ import warpgemm
 from warpgemm import api, catalog
 
 WGMMA = "igemm/02_wgmma_s8"
+COPY_A = "igemm/04_transposing_copy"
+SWAP_B = "igemm/05_swap_ab_row_major_b"
 POISON = -(2**31) + 12345
 
 
@@ -63,14 +65,53 @@ def test_the_bench_and_the_tuner_leave_the_scaled_kernel_to_its_own_api():
     assert main(["tune", "igemm/03_scaled_epilogue"]) == 2
 
 
+# Each kernel with the layouts it reads in place.
+IN_PLACE = [(WGMMA, "row", "col"), (COPY_A, "col", "col"), (SWAP_B, "row", "row")]
+
+
 @pytest.mark.gpu
 @needs_hopper
+@pytest.mark.parametrize("kernel,la,lb", IN_PLACE)
 @pytest.mark.parametrize("m,n,k", RAGGED)
-def test_s8_wgmma_is_exact_on_ragged_shapes(m, n, k):
-    a, b = _int8(m, k), _int8(k, n, "col")
+def test_every_int8_kernel_is_exact_on_ragged_shapes(m, n, k, kernel, la, lb):
+    a, b = _int8(m, k, la), _int8(k, n, lb)
     out = torch.full((m, n), POISON, dtype=torch.int32, device="cuda")
-    warpgemm.matmul(a, b, kernel=WGMMA, out=out)
+    warpgemm.matmul(a, b, kernel=kernel, out=out)
     assert torch.equal(out.cpu(), _exact(a, b))
+
+
+@pytest.mark.gpu
+@needs_hopper
+@pytest.mark.parametrize("kernel,la,lb", IN_PLACE[1:])
+@pytest.mark.parametrize("params", [{"BK": 256, "BN": 128, "STAGES": 2}, {"BN": 128, "STAGES": 3, "GROUP": 16},
+                                    {"BN": 64, "STAGES": 2, "SPLITS": 4}])
+@pytest.mark.parametrize("m,n,k", [(129, 257, 385), (300, 700, 3001)])
+def test_the_transposing_copy_is_exact_for_every_tile_choice(m, n, k, kernel, la, lb, params):
+    a, b = _int8(m, k, la), _int8(k, n, lb)
+    out = torch.empty((m, n), dtype=torch.int32, device="cuda")
+    for launch in range(2):  # a split's counters are reset by the first launch
+        out.fill_(POISON)
+        warpgemm.matmul(a, b, kernel=kernel, out=out, **params)
+        assert torch.equal(out.cpu(), _exact(a, b)), f"launch {launch}"
+
+
+@pytest.mark.gpu
+@needs_hopper
+@pytest.mark.parametrize("kernel,la,lb", IN_PLACE[1:])
+def test_the_transposing_copy_moves_every_byte_to_its_place(kernel, la, lb):
+    # One 1 in A's row r at k = c and B = the identity: the product is A itself, so each
+    # (r, c) position of the copied tile is seen on its own, across the swizzle's 8 row phases
+    # and all 16 of a thread's k rows.
+    m, k = 256, 256
+    a = torch.zeros((m, k), dtype=torch.int8)
+    rows = torch.arange(m)
+    a[rows, (rows * 37 + 11) % k] = 1
+    a[rows, (rows * 5 + 3) % k] = -2
+    eye = torch.eye(k, dtype=torch.int8)
+    a_dev = a.cuda() if la == "row" else a.t().contiguous().cuda().t()
+    b_dev = eye.cuda() if lb == "row" else eye.t().contiguous().cuda().t()
+    out = warpgemm.matmul(a_dev, b_dev, kernel=kernel)
+    assert torch.equal(out.cpu(), a.to(torch.int32))
 
 
 @pytest.mark.gpu
@@ -110,13 +151,15 @@ def test_sums_are_exact_up_to_the_int32_bound_and_wrap_past_it():
 
 @pytest.mark.gpu
 @needs_hopper
-def test_auto_runs_the_s8_wgmma_kernel_on_hopper(monkeypatch):
+@pytest.mark.parametrize("la,lb,kernel", [("row", "col", WGMMA), ("col", "col", COPY_A), ("row", "row", SWAP_B),
+                                           ("col", "row", WGMMA)])
+def test_auto_runs_the_kernel_that_reads_each_layout_in_place_on_hopper(monkeypatch, la, lb, kernel):
     chosen = []
     real = api.run_instance
     monkeypatch.setattr(api, "run_instance", lambda inst, *rest: (chosen.append(inst.name), real(inst, *rest)))
-    a, b = _int8(256, 512), _int8(512, 384, "col")
+    a, b = _int8(256, 512, la), _int8(512, 384, lb)
     out = warpgemm.matmul(a, b)
-    assert chosen == [WGMMA] and out.dtype == torch.int32
+    assert chosen == [kernel] and out.dtype == torch.int32
     assert torch.equal(out.cpu(), _exact(a, b))
 
 
@@ -126,3 +169,13 @@ def test_int8_goes_through_the_registered_op_under_torch_compile():
     a, b = _int8(100, 256), _int8(256, 128, "col")
     f = torch.compile(lambda x, y: warpgemm.matmul(x, y), fullgraph=True)
     assert torch.equal(f(a, b).cpu(), _exact(a, b))
+
+
+@pytest.mark.parametrize("la,lb,kernel", [("row", "col", WGMMA), ("col", "col", COPY_A), ("row", "row", SWAP_B),
+                                           ("col", "row", WGMMA)])
+def test_the_rules_send_each_int8_layout_to_the_kernel_that_reads_it(la, lb, kernel):
+    from warpgemm import dispatch
+
+    assert dispatch.choose(90, "int8", 4096, 4096, 4096, layouts=(la, lb)).kernel == kernel
+    spec = catalog.get(kernel)
+    assert (la, lb) in spec.layouts or (kernel == WGMMA and (la, lb) == ("col", "row"))

@@ -104,8 +104,14 @@ RULES: tuple[Rule, ...] = (
     *(Rule("hopper/06_tma_store_epilogue", dt, capability=(90, 90), m=(257, INF),
            note="the Hopper ladder's last rung (docs/results/hopper_*.json)")
       for dt in ("bfloat16", "float16")),
-    # int8 on Hopper: s8 wgmma on the Hopper pipeline (it reads A row-major, B column-major; other
-    # layouts are copied into those first).
+    # int8 on Hopper: s8 wgmma on the Hopper pipeline. It reads A row-major and B column-major; a
+    # column-major A is copied K-major inside the kernel (rung 04), a row-major B by the same kernel
+    # on the swapped problem (rung 05); A column-major with B row-major is copied into rung 02's
+    # layouts first.
+    Rule("igemm/04_transposing_copy", "int8", capability=(90, 90), layouts=(("col", "col"),),
+         note="column-major A: the in-kernel transposing copy (docs/igemm.md)"),
+    Rule("igemm/05_swap_ab_row_major_b", "int8", capability=(90, 90), layouts=(("row", "row"),),
+         note="row-major B: the transposing copy on the swapped problem (docs/igemm.md)"),
     Rule("igemm/02_wgmma_s8", "int8", capability=(90, 90), note="the s8 wgmma kernel (docs/igemm.md)"),
     # fp16 / bf16: the tuned mma.sync rung (its tuning table refines it per shape).
     Rule("hgemm/07_tuned", "float16", capability=(80, INF), note="the fastest mma.sync rung"),

@@ -3,7 +3,9 @@
 Rung 02 is the Hopper ladder's persistent pipeline (``hopper/04_persistent``) instantiated for
 the s8 wgmma atom: the same ABI, two TMA maps then C, M, N, K, ldc and the last wave's K split,
 without the bias (integer GEMM adds none in the kernel). Rung 03 adds the scales and the bias
-before the split: ``scale_a, scale_a_step, scale_b, scale_b_step, bias`` (:class:`Scales`)."""
+before the split: ``scale_a, scale_a_step, scale_b, scale_b_step, bias`` (:class:`Scales`).
+Rung 04 reads a column-major A (copied K-major in shared memory by the kernel) with rung 02's
+ABI; rung 05 reads a row-major B by running rung 04 on C^T = B^T A^T, its maps B^T's then A^T's."""
 
 from __future__ import annotations
 
@@ -27,11 +29,12 @@ def _smem(p: Mapping[str, int]) -> int:
 
 def _tma_args(inst: Any, a: Any, b: Any, c: Any, m: int, n: int, k: int, workspace: Any = None,
               bias: Any = None) -> tuple[Any, ...]:
-    """A's and B's tensor maps (K-major boxes of 128 bytes by BM or BN rows), C, M, N, K, ldc,
-    then the K split of the last wave."""
+    """A's and B's tensor maps (boxes of 128 bytes by BM or BN rows where K-major, by BK rows
+    where MN-major: rung 04's column-major A), C, M, N, K, ldc, then the K split of the last
+    wave."""
     p = inst.params
-    map_a = tensor_map.operand_map("int8", m, k, a.layout, a.ld, True, p["BM"], p["BK"])
-    map_b = tensor_map.operand_map("int8", k, n, b.layout, b.ld, True, p["BN"], p["BK"])
+    map_a = tensor_map.operand_map("int8", m, k, a.layout, a.ld, a.layout == ROW, p["BM"], p["BK"])
+    map_b = tensor_map.operand_map("int8", k, n, b.layout, b.ld, b.layout == COL, p["BN"], p["BK"])
     return (tensor_map.encode(map_a, a.tensor.data_ptr()), tensor_map.encode(map_b, b.tensor.data_ptr()), c,
             np.int32(m), np.int32(n), np.int32(k), np.int32(c.stride(0)), *hopper.split_args(workspace))
 
@@ -58,6 +61,35 @@ def _scaled_args(inst: Any, a: Any, b: Any, c: Any, m: int, n: int, k: int, work
             bias.bias if bias.bias is not None else NULL, splits_ws, splits_ctr, splits)
 
 
+def _swap_args(inst: Any, a: Any, b: Any, c: Any, m: int, n: int, k: int, workspace: Any = None,
+               bias: Any = None) -> tuple[Any, ...]:
+    """Rung 05: the maps of B^T (N x K, MN-major for a row-major B, in (128, BK) boxes) and A^T
+    (K x M, K-major for a row-major A, in (128, BN) boxes), then C, M, N, K, ldc and the split."""
+    p = inst.params
+    map_bt = tensor_map.operand_map("int8", n, k, COL, b.ld, False, p["BM"], p["BK"])
+    map_at = tensor_map.operand_map("int8", k, m, COL, a.ld, True, p["BN"], p["BK"])
+    return (tensor_map.encode(map_bt, b.tensor.data_ptr()), tensor_map.encode(map_at, a.tensor.data_ptr()), c,
+            np.int32(m), np.int32(n), np.int32(k), np.int32(c.stride(0)), *hopper.split_args(workspace))
+
+
+def _swapped(f: Any) -> Any:
+    # Rung 05's tiles are BM of N by BN of M: the schedule's functions take (N, M).
+    return lambda m, n, k, p, slots: f(n, m, k, p, slots)
+
+
+def _smem_copying(p: Mapping[str, int]) -> int:
+    # The ring (1-byte elements), its barriers in a 1024-byte gap, then two 64 x BK target tiles
+    # for each of the two consumers (sm90/mainloop_transposing.cuh).
+    return p["STAGES"] * (p["BM"] + p["BN"]) * p["BK"] + 1024 + 4 * 64 * p["BK"]
+
+
+def _valid_copying(p: Mapping[str, int]) -> bool:
+    """Rungs 04 and 05: the pipeline's asserts with BM = 128 and the target tiles' shared memory."""
+    return (p["BM"] == 128 and p["BN"] in (64, 128, 192, 256) and p["BK"] in (128, 256)
+            and 2 <= p["STAGES"] <= 8 and p["GROUP"] >= 1 and 0 <= p["SPLITS"] <= hopper.MAX_SPLITS
+            and _smem_copying(p) <= 227 * 1024)
+
+
 def _valid(p: Mapping[str, int]) -> bool:
     """The pipeline's static_asserts for 8-bit operands."""
     return (p["BM"] in (64, 128) and p["BN"] in (64, 128, 192, 256) and p["BK"] in (128, 256)
@@ -81,6 +113,9 @@ _PIPELINE = dict(
     valid=_valid)
 """What the rungs on the Hopper pipeline share (hopper/04_persistent's launch, 8-bit tiles)."""
 
+_COPYING = {"BM": 128, "BN": 256, "BK": 128, "STAGES": 4, "GROUP": 8, "SPLITS": 0}
+_COPY_TUNING = {"BN": (128, 256), "STAGES": (3, 4), "GROUP": (8, 16)}
+
 IGEMM: tuple[KernelSpec, ...] = (
     _f(2, "the Hopper pipeline instantiated for s8 wgmma (m64nNk32, s32 sums): TMA, warp specialisation, "
           "persistent", "wgmma_s8", "igemm_wgmma_s8", abi=_tma_args,
@@ -90,4 +125,17 @@ IGEMM: tuple[KernelSpec, ...] = (
           "bias and rounds once", "scaled_epilogue", "igemm_scaled_epilogue", abi=_scaled_args,
        outputs={"int8": ("bfloat16", "float16", "float32")}, called_by="warpgemm.scaled_matmul",
        constraints=(_TMA8, "A row-major, B column-major", _K_BOUND), **_PIPELINE),
+    _f(4, "a column-major A: TMA lands it MN-major, each consumer copies its rows K-major in shared "
+          "memory", "transposing_copy",
+       "igemm_transposing_copy", abi=_tma_args,
+       constraints=(_TMA8, "A column-major, B column-major", _K_BOUND),
+       **{**_PIPELINE, "layouts": ((COL, COL),), "params": _COPYING, "smem_bytes": _smem_copying,
+          "valid": _valid_copying, "tuning": _COPY_TUNING}),
+    _f(5, "a row-major B: rung 04 on the swapped problem C^T = B^T A^T, stored transposed",
+       "swap_ab_row_major_b", "igemm_swap_ab_row_major_b", abi=_swap_args,
+       constraints=(_TMA8, "A row-major, B row-major", _K_BOUND),
+       **{**_PIPELINE, "layouts": ((ROW, ROW),), "params": _COPYING, "smem_bytes": _smem_copying,
+          "valid": _valid_copying, "tuning": _COPY_TUNING, "tile": lambda p: (p["BN"], p["BM"]),
+          "last_wave": _swapped(hopper.last_wave), "workspace": _swapped(hopper.split_scratch),
+          "counters": _swapped(hopper.split_counters)}),
 )

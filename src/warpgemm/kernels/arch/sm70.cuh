@@ -72,6 +72,20 @@ __device__ __forceinline__ float4 ld_volatile_shared_v4_f32(uint32_t addr) {  //
     return v;
 }
 
+// Plain 4-byte loads and 16-byte stores at 32-bit shared addresses (a copy that moves bytes
+// between two shared-memory layouts, sm90/transposing_copy.cuh). The "memory" clobber keeps them
+// between the barriers around the copy.
+__device__ __forceinline__ uint32_t ld_shared_u32(uint32_t addr) {
+    uint32_t v;
+    asm volatile("ld.shared.u32 %0, [%1];\n" : "=r"(v) : "r"(addr) : "memory");
+    return v;
+}
+
+__device__ __forceinline__ void st_shared_v4_u32(uint32_t addr, uint32_t x, uint32_t y, uint32_t z, uint32_t w) {
+    asm volatile("st.shared.v4.u32 [%0], {%1, %2, %3, %4};\n" :: "r"(addr), "r"(x), "r"(y), "r"(z), "r"(w)
+                 : "memory");
+}
+
 // ---------------------------------------------------------------------------------------------
 // Conversions of single 16-bit floats (pairs: arch/sm80.cuh)
 // ---------------------------------------------------------------------------------------------

@@ -118,21 +118,24 @@ struct ScaledDirectEpilogue {
 
 // The swap-AB store: the accumulators are a tile of D = C^T (D's rows are C's columns, the
 // weight's rows; D's columns are C's rows, the tokens), so D(r, c) goes to C[c * ldc + r] and the
-// bias is one value per row of D. `rows` x `cols` is D's shape (N x M of C). Lanes g = 0..7 of a
-// store write 8 consecutive elements of one row of C: C is small next to the weight (M <= 64
-// rows), so these stores cost little.
-template <typename TC, typename T, int ACC>
+// bias is one value per row of D (fp32 sums only; s32 sums are stored as they are). `rows` x
+// `cols` is D's shape (N x M of C). Lanes g = 0..7 of a store write 8 consecutive elements of one
+// row of C (32 bytes for s32): C is small next to the weight at decode sizes (M <= 64 rows), and
+// a whole sector at any size.
+template <typename TC, typename T, typename Acc, int ACC>
 __device__ __forceinline__ void store_direct_transposed(TC* C, int ldc, int rows, int cols, int row0, int col0,
-                                                        const float (&d)[ACC], const T* bias) {
+                                                        const Acc (&d)[ACC], const T* bias) {
     const int lane = threadIdx.x & 31;
     const int warp = (threadIdx.x >> 5) & 3;
     const int g = lane >> 2;
     const int t = lane & 3;
-    float b[2] = {0.0f, 0.0f};
+    Acc b[2] = {Acc(0), Acc(0)};
+    if constexpr (!same_type<Acc, int32_t>::value) {
 #pragma unroll
-    for (int h = 0; h < 2; ++h) {
-        const int row = row0 + 16 * warp + g + 8 * h;
-        if (bias != nullptr && row < rows) b[h] = sm80::to_float(bias[row]);
+        for (int h = 0; h < 2; ++h) {
+            const int row = row0 + 16 * warp + g + 8 * h;
+            if (bias != nullptr && row < rows) b[h] = sm80::to_float(bias[row]);
+        }
     }
 #pragma unroll
     for (int j = 0; j < ACC / 4; ++j) {
@@ -143,8 +146,7 @@ __device__ __forceinline__ void store_direct_transposed(TC* C, int ldc, int rows
 #pragma unroll
             for (int h = 0; h < 2; ++h) {
                 const int row = row0 + 16 * warp + g + 8 * h;
-                if (row < rows)
-                    C[static_cast<int64_t>(col) * ldc + row] = sm80::from_float<TC>(d[4 * j + 2 * h + e] + b[h]);
+                if (row < rows) C[static_cast<int64_t>(col) * ldc + row] = to_output<TC>(d[4 * j + 2 * h + e] + b[h]);
             }
         }
     }
@@ -157,8 +159,8 @@ struct TransposedDirectEpilogue {
     int ldc, M, N;
     const T* bias;
 
-    template <int ACC>
-    __device__ __forceinline__ void store(const float (&d)[ACC], int consumer, const Work& w) {
+    template <typename Acc, int ACC>
+    __device__ __forceinline__ void store(const Acc (&d)[ACC], int consumer, const Work& w) {
         store_direct_transposed(C, ldc, M, N, w.m0 + 64 * consumer, w.n0, d, bias);
     }
     __device__ __forceinline__ void finish(int) {}

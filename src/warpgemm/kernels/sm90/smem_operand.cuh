@@ -10,10 +10,12 @@
 //            One wgmma k-step at (mn, kk) starts at slab kk / ATOM, row mn, byte 2 (kk % ATOM);
 //            8-row groups are SBO = 1024 bytes apart (LBO is unused with this swizzle).
 //            CuTe: Swizzle<3,4,3> o ((8,m),(T,2)):((8T,SBO),(1,T)) in 16-byte units, T = 8 / sizeof(T).
-//   MN-major (A column-major, B row-major; 16-bit T only): slab j holds mn in [ATOM j, ATOM (j+1))
+//   MN-major (A column-major, B row-major): slab j holds mn in [ATOM j, ATOM (j+1))
 //            for all BK k rows. A k-step at (mn, kk) starts at slab mn / ATOM, row kk; its two
 //            8-row groups of k are SBO = 1024 bytes apart and the ATOM-wide MN chunks LBO =
 //            SLAB_BYTES apart. CuTe: Swizzle<3,4,3> o ((T,8,m),(8,k)):((1,T,LBO),(8T,SBO)).
+//            wgmma reads MN-major 16-bit tiles only; an 8-bit one is loaded by TMA and read by the
+//            transposing copy of sm90/transposing_copy.cuh.
 //
 // The swizzle XORs byte-address bits [4,7) with bits [7,10), so every slab starts 1024-byte
 // aligned (the descriptors' base offset is 0) and a k-step inside a 128-byte row is a plain
@@ -42,11 +44,9 @@ struct SwizzledOperand {
     static constexpr int SLAB_BYTES = SLAB_ROWS * ROW_BYTES;
     static constexpr int BYTES = SLABS * SLAB_BYTES;
 
-    static_assert(sizeof(T) == 2 || K_MAJOR, "wgmma reads 8-bit operands K-major only: stage an MN-major "
-                                              "8-bit operand through a transposing copy instead");
     static_assert(!K_MAJOR || BK % ATOM == 0, "a K-major tile's BK must be a multiple of 128 bytes of k "
                                               "(64 16-bit or 128 8-bit elements)");
-    static_assert(K_MAJOR || MN % ATOM == 0, "an MN-major tile's MN must be a multiple of 64 elements");
+    static_assert(K_MAJOR || MN % ATOM == 0, "an MN-major tile's MN must be a multiple of 128 bytes (64 16-bit or 128 8-bit elements)");
     static_assert(MN % 8 == 0 && SLAB_ROWS % 8 == 0, "tiles are made of 8-row swizzle atoms (1024 bytes)");
     static_assert(SLAB_ROWS <= 256, "a TMA box has at most 256 rows: BM, BN <= 256 (K-major) or BK <= 256");
 
@@ -95,6 +95,8 @@ struct SwizzledOperand {
                                   (kk % ATOM) * static_cast<int>(sizeof(T));
             return smem_descriptor(addr, 16, 1024);
         } else {
+            static_assert(sizeof(T) == 2, "wgmma reads 8-bit operands K-major only: an MN-major 8-bit tile is "
+                                          "for TMA to land and a transposing copy to read (sm90/transposing_copy.cuh)");
             const uint32_t addr = base + (mn / ATOM) * SLAB_BYTES + kk * ROW_BYTES;
             return smem_descriptor(addr, SLAB_BYTES, 1024);
         }
