@@ -13,6 +13,7 @@ GEMMs, in the same interleaved rounds:
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
 from pathlib import Path
@@ -22,6 +23,7 @@ import torch
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 
 import warpgemm  # noqa: E402
+from warpgemm import catalog, scaled  # noqa: E402
 from warpgemm.bench import context, timing  # noqa: E402
 
 
@@ -29,9 +31,28 @@ def _int8(*shape):
     return torch.randint(-128, 128, shape, dtype=torch.int8, device="cuda")
 
 
+VARIANTS = ({"BM": 64, "IN_FLIGHT": 0}, {"BM": 128, "IN_FLIGHT": 1}, {"BM": 64, "BK": 128, "STAGES": 8},
+            {"BM": 128, "BK": 128, "STAGES": 8, "IN_FLIGHT": 1}, {"BM": 64, "STAGES": 6, "IN_FLIGHT": 1})
+"""Tile choices of the decode kernel that --sweep times besides the shipped one."""
+
+
+@contextlib.contextmanager
+def _decode_tiles(choice):
+    """scaled_matmul's decode kernel with ``choice`` over its shape rule's parameters."""
+    spec = catalog.get(scaled.DECODE_KERNEL)
+    rule = spec.shape_params
+    object.__setattr__(spec, "shape_params", lambda m, n, k: {**rule(m, n, k), **choice})
+    try:
+        yield
+    finally:
+        object.__setattr__(spec, "shape_params", rule)
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--json")
+    ap.add_argument("--sweep", action="store_true",
+                    help="also time the decode kernel (igemm/06_scaled_swap_ab) with each tile choice of VARIANTS")
     args = ap.parse_args()
     doc = {"context": context.collect(), "large": [], "decode": []}
     l2 = torch.cuda.get_device_properties(0).L2_cache_size
@@ -65,17 +86,27 @@ def main() -> int:
             sa = torch.rand(m, device="cuda") * 1e-2
             runners = {"cuBLAS bf16": lambda i: torch.matmul(xb, wb[i].t()),
                        "scaled_matmul": lambda i: warpgemm.scaled_matmul(x8, w8[i].t(), sa, sb)}
-            for r in runners.values():
+            graphs = {}
+            for label, r in runners.items():
                 r(0)
-            graphs = {label: timing.capture(r, sets) for label, r in runners.items()}
+                graphs[label] = timing.capture(r, sets)
+            for v in VARIANTS if args.sweep else ():
+                with _decode_tiles(v):
+                    runners["scaled_matmul"](0)
+                    graphs[f"igemm/06 {v}"] = timing.capture(runners["scaled_matmul"], sets)
             t = timing.interleaved({label: (lambda i, g=g: g.replay()) for label, g in graphs.items()}, 1,
                                    min_rounds=15, max_rounds=15)
             us = {label: v.median_ms / sets * 1e3 for label, v in t.items()}
             row = {"m": m, "n": n, "k": k, "us": us,
-                   "speedup": us["cuBLAS bf16"] / us["scaled_matmul"]}
+                   "speedup": us["cuBLAS bf16"] / us["scaled_matmul"],
+                   "weight_gbps": n * k / (us["scaled_matmul"] * 1e3)}
             doc["decode"].append(row)
             print(f"W8A8 decode {m}x{n}x{k}: cuBLAS bf16 {us['cuBLAS bf16']:.1f} us, scaled_matmul "
-                  f"{us['scaled_matmul']:.1f} us: {row['speedup']:.2f}x", flush=True)
+                  f"{us['scaled_matmul']:.1f} us ({row['weight_gbps']:.0f} GB/s of int8 weight): "
+                  f"{row['speedup']:.2f}x", flush=True)
+            for label in graphs:
+                if label.startswith("igemm/06"):
+                    print(f"    {label}: {us[label]:.1f} us ({us['cuBLAS bf16'] / us[label]:.2f}x)", flush=True)
             del graphs
     if args.json:
         Path(args.json).write_text(json.dumps(doc, indent=1))

@@ -59,7 +59,8 @@ def test_bad_arguments_get_an_error_that_names_the_constraint(bad, match):
 @pytest.mark.parametrize("out_dtype", [torch.bfloat16, torch.float16, torch.float32])
 @pytest.mark.parametrize("per_token,per_channel,with_bias", [(True, True, True), (False, True, False),
                                                               (True, False, True), (False, False, False)])
-@pytest.mark.parametrize("m,n,k", [(1, 256, 128), (7, 13, 33), (129, 257, 385), (300, 700, 3001), (1024, 1024, 4096)])
+@pytest.mark.parametrize("m,n,k", [(1, 256, 128), (7, 13, 33), (16, 4096, 4096), (33, 1000, 2049), (64, 300, 700),
+                                   (65, 300, 700), (129, 257, 385), (300, 700, 3001), (1024, 1024, 4096)])
 def test_scaled_matmul_matches_the_formula_in_float64(m, n, k, per_token, per_channel, with_bias, out_dtype):
     a, b = _int8(m, k), _int8(n, k).t()
     scale_a = torch.rand(m if per_token else 1, device="cuda") * 1e-2 + 1e-4
@@ -75,9 +76,27 @@ def test_scaled_matmul_matches_the_formula_in_float64(m, n, k, per_token, per_ch
 
 @pytest.mark.gpu
 @needs_hopper
-def test_scaled_matmul_splits_k_exactly_before_scaling():
-    a, b = _int8(64, 65536), _int8(64, 65536).t()  # one tile: its K range split over the idle SMs
-    scale_a, scale_b = torch.full((64,), 1.0, device="cuda"), torch.full((64,), 1.0, device="cuda")
+@pytest.mark.parametrize("m,kernel", [(1, "igemm/06_scaled_swap_ab"), (64, "igemm/06_scaled_swap_ab"),
+                                      (65, "igemm/03_scaled_epilogue"), (4096, "igemm/03_scaled_epilogue")])
+def test_scaled_matmul_streams_the_weight_with_the_swap_ab_kernel_up_to_64_tokens(monkeypatch, m, kernel):
+    from warpgemm import api
+
+    chosen = []
+    real = api.run_instance
+    monkeypatch.setattr(api, "run_instance", lambda inst, *rest: (chosen.append(inst.name), real(inst, *rest)))
+    a, b = _int8(m, 512), _int8(384, 512).t()
+    scale_a, scale_b = torch.rand(m, device="cuda"), torch.rand(384, device="cuda")
+    out = warpgemm.scaled_matmul(a, b, scale_a, scale_b, out_dtype=torch.float32)
+    assert chosen == [kernel]
+    assert _rel(out, _reference(a, b, scale_a, scale_b, None)) < TOL[torch.float32]
+
+
+@pytest.mark.gpu
+@needs_hopper
+@pytest.mark.parametrize("m", [64, 65])  # the swap-AB kernel and rung 03
+def test_scaled_matmul_splits_k_exactly_before_scaling(m):
+    a, b = _int8(m, 65536), _int8(64, 65536).t()  # one tile: its K range split over the idle SMs
+    scale_a, scale_b = torch.full((m,), 1.0, device="cuda"), torch.full((64,), 1.0, device="cuda")
     out = warpgemm.scaled_matmul(a, b, scale_a, scale_b, out_dtype=torch.float32)
     exact = (a.cpu().long() @ b.cpu().long())
     assert torch.equal(out.cpu().double(), exact.float().double())  # fp32 of the exact sum: one rounding

@@ -7,7 +7,8 @@ operands and their scales,
     out = (a @ b) * scale_a[:, None] * scale_b[None, :] + bias
 
 with the int8 product summed exactly in int32, then the scaling and the bias in fp32 and one
-rounding to ``out_dtype``, all in the int8 kernel's epilogue (``igemm/03_scaled_epilogue``). The
+rounding to ``out_dtype``, all in the int8 kernel's epilogue (``igemm/03_scaled_epilogue``;
+up to 64 rows of ``a``, ``igemm/06_scaled_swap_ab``, which streams the weight once). The
 call is the registered op ``torch.ops.warpgemm.scaled_mm``, with a fake implementation, so it
 traces under ``torch.compile``.
 """
@@ -22,6 +23,10 @@ from . import api, catalog, dtypes, torch_ops  # noqa: F401  (torch_ops register
 from .catalog.igemm import Scales
 
 KERNEL = "igemm/03_scaled_epilogue"
+DECODE_KERNEL = "igemm/06_scaled_swap_ab"
+DECODE_MAX_M = 64
+"""Up to this many rows of ``a`` (tokens), the swap-AB kernel: the weight streamed once, on
+wgmma's M side."""
 WHO = "warpgemm.scaled_matmul"
 OUT_DTYPES = (torch.bfloat16, torch.float16, torch.float32)
 
@@ -91,7 +96,7 @@ def scaled_impl(a: torch.Tensor, b: torch.Tensor, scale_a: torch.Tensor, scale_b
     (m, k), n = a.shape, b.shape[1]
     device = a.device
     with api._on_device(device):
-        spec = catalog.get(KERNEL)
+        spec = catalog.get(DECODE_KERNEL if m <= DECODE_MAX_M else KERNEL)
         capability = current_capability()
         if not spec.runs_on(capability):
             raise ValueError(f"{WHO} needs {spec.needs()} (the s8 wgmma kernel); this device "
@@ -104,7 +109,8 @@ def scaled_impl(a: torch.Tensor, b: torch.Tensor, scale_a: torch.Tensor, scale_b
         if k == 0:
             return c.copy_(bias32.expand(m, n)) if bias32 is not None else c.zero_()
         oa, ob = api._operands(spec, a, b, detect(a), detect(b))
-        inst = spec.instance(oa.layout, ob.layout, "int8", dtypes.name_of(out_dtype))
+        params = dict(spec.shape_params(m, n, k)) if spec.shape_params is not None else None
+        inst = spec.instance(oa.layout, ob.layout, "int8", dtypes.name_of(out_dtype), params)
         api.run_instance(inst, oa, ob, c, m, n, k, device.index, Scales(sa, step_a, sb, step_b, bias32))
         return c
 

@@ -5,7 +5,9 @@ the s8 wgmma atom: the same ABI, two TMA maps then C, M, N, K, ldc and the last 
 without the bias (integer GEMM adds none in the kernel). Rung 03 adds the scales and the bias
 before the split: ``scale_a, scale_a_step, scale_b, scale_b_step, bias`` (:class:`Scales`).
 Rung 04 reads a column-major A (copied K-major in shared memory by the kernel) with rung 02's
-ABI; rung 05 reads a row-major B by running rung 04 on C^T = B^T A^T, its maps B^T's then A^T's."""
+ABI; rung 05 reads a row-major B by running rung 04 on C^T = B^T A^T, its maps B^T's then A^T's.
+Rung 06 is W8A8 at decode sizes: rung 03's arguments on decode/02's swap-AB pipeline (the
+weight's map, then the tokens')."""
 
 from __future__ import annotations
 
@@ -90,6 +92,36 @@ def _valid_copying(p: Mapping[str, int]) -> bool:
             and _smem_copying(p) <= 227 * 1024)
 
 
+def _scaled_swap_args(inst: Any, a: Any, b: Any, c: Any, m: int, n: int, k: int, workspace: Any = None,
+                      bias: Any = None) -> tuple[Any, ...]:
+    """Rung 06: the weight's map (W = b^T, N x K, K-major, in (128, BM) boxes), the tokens' (a^T as
+    a K x M K-major operand, in (128, BN) boxes), C, M, N, K, ldc, the scales and bias, the split."""
+    if not isinstance(bias, Scales):
+        raise TypeError(f"{inst.name} computes a scaled product: call it through warpgemm.scaled_matmul")
+    p = inst.params
+    map_w = tensor_map.operand_map("int8", n, k, ROW, b.ld, True, p["BM"], p["BK"])
+    map_x = tensor_map.operand_map("int8", k, m, COL, a.ld, True, p["BN"], p["BK"])
+    return (tensor_map.encode(map_w, b.tensor.data_ptr()), tensor_map.encode(map_x, a.tensor.data_ptr()), c,
+            np.int32(m), np.int32(n), np.int32(k), np.int32(c.stride(0)), bias.scale_a, np.int32(bias.scale_a_step),
+            bias.scale_b, np.int32(bias.scale_b_step), bias.bias if bias.bias is not None else NULL,
+            *hopper.split_args(workspace))
+
+
+def _decode_params(m: int, n: int, k: int) -> dict[str, int]:
+    """Rung 06's tiles by shape: 32 or 64 tokens a tile; 64-row tiles of W below N = 12288 and
+    128-row tiles above, decode/02's measured choice on the same bytes per k-tile (BK = 256 int8
+    values are decode/02's 128 bf16 ones)."""
+    return {"BN": 32 if m <= 32 else 64,
+            **({"BM": 64, "IN_FLIGHT": 0} if n < 12288 else {"BM": 128, "IN_FLIGHT": 1})}
+
+
+def _valid_decode(p: Mapping[str, int]) -> bool:
+    """Rung 06: the pipeline's asserts with 32 or 64 tokens a tile."""
+    return (p["BM"] in (64, 128) and p["BN"] in (32, 64) and p["BK"] in (128, 256) and 2 <= p["STAGES"] <= 8
+            and p["IN_FLIGHT"] in (0, 1) and p["IN_FLIGHT"] < p["STAGES"] and 0 <= p["SPLITS"] <= hopper.MAX_SPLITS
+            and _smem(p) <= 227 * 1024)
+
+
 def _valid(p: Mapping[str, int]) -> bool:
     """The pipeline's static_asserts for 8-bit operands."""
     return (p["BM"] in (64, 128) and p["BN"] in (64, 128, 192, 256) and p["BK"] in (128, 256)
@@ -138,4 +170,12 @@ IGEMM: tuple[KernelSpec, ...] = (
           "valid": _valid_copying, "tuning": _COPY_TUNING, "tile": lambda p: (p["BN"], p["BM"]),
           "last_wave": _swapped(hopper.last_wave), "workspace": _swapped(hopper.split_scratch),
           "counters": _swapped(hopper.split_counters)}),
+    _f(6, "W8A8 at decode sizes: rung 03's scaled epilogue on decode/02's swap-AB pipeline", "scaled_swap_ab",
+       "igemm_scaled_swap_ab", abi=_scaled_swap_args, outputs={"int8": ("bfloat16", "float16", "float32")},
+       called_by="warpgemm.scaled_matmul", constraints=(_TMA8, "A row-major, B column-major", _K_BOUND),
+       **{**_PIPELINE, "params": {"BM": 64, "BN": 32, "BK": 256, "STAGES": 4, "IN_FLIGHT": 0, "SPLITS": 0},
+          "tile": lambda p: (p["BN"], p["BM"]), "last_wave": _swapped(hopper.last_wave),
+          "workspace": _swapped(hopper.split_scratch), "counters": _swapped(hopper.split_counters),
+          "shape_params": _decode_params, "valid": _valid_decode,
+          "tuning": {"BM": (64, 128), "BK": (128, 256), "STAGES": (4, 6, 8), "IN_FLIGHT": (0, 1)}}),
 )
