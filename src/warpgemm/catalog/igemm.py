@@ -122,6 +122,15 @@ def _valid_decode(p: Mapping[str, int]) -> bool:
             and _smem(p) <= 227 * 1024)
 
 
+def _smem_scaled(p: Mapping[str, int]) -> int:
+    # Rung 02's, then each consumer's BN column scales and BN bias values (fp32).
+    return _smem(p) + 2 * (p["BM"] // 64) * p["BN"] * 4
+
+
+def _valid_scaled(p: Mapping[str, int]) -> bool:
+    return _valid(p) and _smem_scaled(p) <= 227 * 1024
+
+
 def _valid(p: Mapping[str, int]) -> bool:
     """The pipeline's static_asserts for 8-bit operands."""
     return (p["BM"] in (64, 128) and p["BN"] in (64, 128, 192, 256) and p["BK"] in (128, 256)
@@ -156,7 +165,8 @@ IGEMM: tuple[KernelSpec, ...] = (
     _f(3, "W8A8: rung 02 with an epilogue that scales the s32 sums per token and per channel, adds the "
           "bias and rounds once", "scaled_epilogue", "igemm_scaled_epilogue", abi=_scaled_args,
        outputs={"int8": ("bfloat16", "float16", "float32")}, called_by="warpgemm.scaled_matmul",
-       constraints=(_TMA8, "A row-major, B column-major", _K_BOUND), **_PIPELINE),
+       constraints=(_TMA8, "A row-major, B column-major", _K_BOUND),
+       **{**_PIPELINE, "smem_bytes": _smem_scaled, "valid": _valid_scaled}),
     _f(4, "a column-major A: TMA lands it MN-major, each consumer copies its rows K-major in shared "
           "memory", "transposing_copy",
        "igemm_transposing_copy", abi=_tma_args,

@@ -47,8 +47,12 @@ struct SM80_CP_ASYNC_CACHEGLOBAL {
 // 16-byte vector is unavailable.
 struct SM80_CP_ASYNC_CACHEALWAYS_ZFILL_4B {
     static __device__ __forceinline__ void copy(void* smem_dst, const void* gmem_src, int src_bytes = 4) {
+        copy_to(smem_u32(smem_dst), gmem_src, src_bytes);
+    }
+    // The same to a 32-bit shared address.
+    static __device__ __forceinline__ void copy_to(uint32_t smem_dst, const void* gmem_src, int src_bytes = 4) {
         asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n"
-                     :: "r"(smem_u32(smem_dst)), "l"(gmem_src), "r"(src_bytes) : "memory");
+                     :: "r"(smem_dst), "l"(gmem_src), "r"(src_bytes) : "memory");
     }
 };
 

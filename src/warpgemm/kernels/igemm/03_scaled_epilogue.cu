@@ -5,7 +5,8 @@
 // wants is (A @ B) * scale_a[:, None] * scale_b[None, :] + bias, in bf16 or fp16. Here the s32
 // sums of rung 02 never leave the registers as integers: the epilogue converts each to fp32,
 // multiplies by its row's and column's scales, adds the bias and rounds once to TC
-// (sm90/epilogue_direct.cuh, ScaledDirectEpilogue). A tile split over K adds its s32 parts
+// (sm90/epilogue_direct.cuh, ScaledDirectEpilogue: the tile's column scales and bias are
+// copied into shared memory when it starts, behind the main loop). A tile split over K adds its s32 parts
 // exactly first (sm90/split_k_reduction.cuh), so the scaling sees the whole sum.
 //
 // Requires sm_90a; A row-major, B column-major (8-bit wgmma reads K-major operands); scales and
@@ -17,7 +18,8 @@
 #include "sm90/tile_scheduler.cuh"
 #include "sm90/warp_specialized_roles.cuh"
 
-// Launch as igemm/02_wgmma_s8. scale_a holds M values (scale_a_step 1) or one (step 0), scale_b
+// Launch as igemm/02_wgmma_s8, with 2 * (BM / 64) * BN * 4 more bytes of dynamic shared memory
+// (each consumer's column scales and bias). scale_a holds M values (scale_a_step 1) or one (step 0), scale_b
 // N values or one; bias N values or null.
 template <bool A_ROW, bool B_ROW, typename T, typename TC, int BM, int BN, int BK, int STAGES, int GROUP,
           int IN_FLIGHT>
@@ -34,6 +36,9 @@ igemm_scaled_epilogue(const __grid_constant__ wg::TmaDescriptor tma_a, const __g
     if (threadIdx.x == 0) Mainloop::init(&tma_a, &tma_b);
     __syncthreads();
 
-    const sm90::ScaledDirectEpilogue<TC> epilogue{C, ldc, M, N, scale_a, scale_a_step, scale_b, scale_b_step, bias};
+    // The tile's column scales and bias go to shared memory past the main loop's (16-byte aligned).
+    const uint32_t columns = smem_u32(dynamic_smem()) + Mainloop::SMEM_BYTES;
+    const sm90::ScaledDirectEpilogue<TC, BN> epilogue{
+        C, ldc, M, N, {scale_a, scale_a_step, scale_b, scale_b_step, bias}, columns};
     sm90::persistent_split_k<Mainloop, GROUP>(&tma_a, &tma_b, M, N, K, epilogue, workspace, counters, splits);
 }

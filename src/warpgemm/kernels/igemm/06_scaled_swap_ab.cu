@@ -42,6 +42,6 @@ igemm_scaled_swap_ab(const __grid_constant__ wg::TmaDescriptor tma_w, const __gr
     if (threadIdx.x == 0) Mainloop::init(&tma_w, &tma_x);
     __syncthreads();
 
-    const sm90::ScaledTransposedEpilogue<TC> epilogue{C, ldc, N, M, scale_a, scale_a_step, scale_b, scale_b_step, bias};
+    const sm90::ScaledTransposedEpilogue<TC> epilogue{C, ldc, N, M, {scale_a, scale_a_step, scale_b, scale_b_step, bias}};
     sm90::persistent_split_k<Mainloop, 1>(&tma_w, &tma_x, N, M, K, epilogue, workspace, counters, splits);
 }

@@ -120,6 +120,8 @@ struct TmaStoreEpilogue {
         }
     }
 
+    __device__ __forceinline__ void prepare(int, const Work&) {}
+
     // Before the block exits: the last stores have read their buffers and written C.
     __device__ __forceinline__ void finish(int) {
         if (tma && (threadIdx.x & 127) == 0) tma_store_wait<0>();

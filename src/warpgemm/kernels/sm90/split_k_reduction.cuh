@@ -86,6 +86,7 @@ struct SplitKReduction {
         epilogue.store(d, consumer, w);
     }
 
+    __device__ __forceinline__ void prepare(int consumer, const Work& w) { epilogue.prepare(consumer, w); }
     __device__ __forceinline__ void finish(int consumer) { epilogue.finish(consumer); }
 
   private:

@@ -4,10 +4,12 @@
 // from registers to C (DirectEpilogue, rungs 03-05) or through shared memory and a TMA store
 // (TmaStoreEpilogue, rung 06).
 //
-// An epilogue has `store(acc, consumer, work)`, called by every thread of consumer warpgroup
-// `consumer` once per unit of work (sm90/tile_scheduler.cuh's Work: a tile, or a K range of one
-// for SplitKReduction, sm90/split_k_reduction.cuh), and `finish(consumer)`, called once after
-// the last.
+// An epilogue has `prepare(consumer, work)`, called by every thread of consumer warpgroup
+// `consumer` when a unit of work starts (to fetch what its store reads while the main loop
+// runs); `store(acc, consumer, work)`, called by the same threads once the unit's sums are in
+// `acc` (a unit is sm90/tile_scheduler.cuh's Work: a tile, or a K range of one for
+// SplitKReduction, sm90/split_k_reduction.cuh); and `finish(consumer)`, called once after the
+// last.
 #pragma once
 
 #include "arch/sm90.cuh"
@@ -39,6 +41,7 @@ __device__ __forceinline__ void warp_specialized_roles(const Tiles& tiles, const
         typename Mainloop::Acc acc[Mainloop::Mma::ACC];
         for (int u = tiles.first(); u < tiles.total; u = tiles.next(u)) {
             const Work w = tiles.work(u, k_tiles);
+            epilogue.prepare(warpgroup - 1, w);
             Mainloop::consume(cursor, acc, warpgroup - 1, w.k_end - w.k_begin);
             epilogue.store(acc, warpgroup - 1, w);
         }
