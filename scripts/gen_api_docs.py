@@ -33,6 +33,9 @@ SECTIONS: list[tuple[str, str, list[str]]] = [
      "the nn.Linear drop-in, and the launch plans of repeated calls.",
      ["warpgemm.patch", "warpgemm.unpatch", "warpgemm.nn.Linear", "warpgemm.nn.linear", "warpgemm.nn.fallbacks",
       "warpgemm.nn.Int8Linear", "warpgemm.nn.quantize_rows", "warpgemm.plan.clear"]),
+    ("int4 storage", "`warpgemm.int4`: two 4-bit values a byte, in the nibble order of the integer mma "
+     "fragments.",
+     ["warpgemm.int4.pack", "warpgemm.int4.unpack"]),
     ("Choosing a kernel", "`kernel=\"auto\"` as data (`warpgemm.dispatch`), and the tuner's table and search "
      "(`warpgemm.tuning`).",
      ["warpgemm.dispatch.Rule", "warpgemm.dispatch.choose", "warpgemm.tuning.search.tune",

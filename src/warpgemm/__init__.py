@@ -16,7 +16,7 @@ from typing import Any
 
 __version__ = "0.1.0"
 
-__all__ = ["matmul", "scaled_matmul", "kernels", "compile", "patch", "unpatch", "nn", "KernelSpec",
+__all__ = ["matmul", "scaled_matmul", "kernels", "compile", "patch", "unpatch", "nn", "int4", "KernelSpec",
            "CompiledKernel", "__version__"]
 
 
@@ -33,10 +33,10 @@ def __getattr__(name: str) -> Any:
         from . import nn
 
         return getattr(nn, name)
-    if name == "nn":
+    if name in ("nn", "int4"):
         import importlib
 
-        return importlib.import_module(".nn", __name__)
+        return importlib.import_module(f".{name}", __name__)
     if name == "KernelSpec":
         from .catalog import KernelSpec
 
