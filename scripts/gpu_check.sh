@@ -2,7 +2,7 @@
 # Build, test and benchmark warpgemm on a GPU machine in one call, from the source tree.
 #
 #   scripts/gpu_check.sh [STEP ...]     steps: info tests ceiling bench host hopper hopper_results
-#                                       cute decode hopper_ncu clocks occupancy pack ncu stalls
+#                                       cute decode igemm hopper_ncu clocks occupancy pack ncu stalls
 #                                       (default: info tests ceiling bench)
 #   PYTEST_ARGS="-k sgemm" BENCH_ARGS="sgemm --suite square" scripts/gpu_check.sh tests bench
 #   SMOKE_TIMEOUT=45 HOPPER_PYTEST_ARGS="-n 8" SANITIZE=0 scripts/gpu_check.sh hopper
@@ -151,6 +151,29 @@ PY
           --json "$OUT/decode_auto_$gpu.json" > "$OUT/decode_auto_$gpu.log" 2>&1
         summary+=("decode bench: exit $?"); tail -${BENCH_TAIL:-60} "$OUT/decode_auto_$gpu.log"
       fi ;;
+    igemm)
+      # Integer GEMM: its tests, each in-place layout against torch._int_mm on the same layout,
+      # the scaled product (W8A8) against the plain kernel and cuBLAS bf16, and where the scaled
+      # epilogue's time goes (ncu, scaled against plain at 4096^3).
+      gpu=$(python3 -c "import torch; print('h200' if 'H200' in torch.cuda.get_device_name() else 'h100')")
+      timeout 500 python3 -m pytest -p no:cacheprovider -m gpu -n 8 -q tests/test_igemm.py tests/test_scaled.py \
+        tests/test_int4.py 2>&1 | tee "$OUT/pytest_igemm.log" | tail -4
+      summary+=("igemm pytest: $(grep -aE '[0-9]+ (passed|failed)' "$OUT/pytest_igemm.log" | tail -1)")
+      for l in "row col igemm/02_wgmma_s8" "col col igemm/04_transposing_copy" "row row igemm/05_swap_ab_row_major_b"; do
+        set -- $l
+        timeout 200 python3 -m warpgemm.cli bench igemm --shapes 4096^3 8192^3 --a-layout $1 --b-layout $2 \
+          --kernels $3 --no-progress --json "$OUT/igemm_${1}_${2}_$gpu.json" 2>&1 | tail -12
+        summary+=("igemm bench $1/$2: exit $?")
+      done
+      timeout 300 python3 scripts/scaled_bench.py ${SCALED_ARGS:-} --json "$OUT/scaled_$gpu.json" 2>&1 | tail -12
+      summary+=("scaled bench: exit $?")
+      m=smsp__issue_active.avg.pct_of_peak_sustained_active,gpu__time_duration.sum
+      m=$m,smsp__pipe_tensor_op_imma_cycles_active.avg.pct_of_peak_sustained_active
+      for r in long_scoreboard barrier wait math_pipe_throttle lg_throttle; do
+        m=$m,smsp__average_warps_issue_stalled_${r}_per_issue_active.ratio
+      done
+      timeout 200 ncu --clock-control none --metrics $m -k regex:igemm_ -c 6 python3 scripts/profile_scaled.py 4096 \
+        2>&1 | tee "$OUT/ncu_scaled.log" | grep -E "igemm_|duration|stalled|issue_active|imma" | tail -60 ;;
     clocks)
       # What bounds 8192^3: the SM clock and power while rung 06 and then cuBLAS run for a few
       # seconds each (nvidia-smi samples every 100 ms; read only), and the wgmma pipe metrics
