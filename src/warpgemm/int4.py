@@ -13,7 +13,8 @@ Pack a GEMM operand along K: A (M, K) to (M, ceil(K / 2)) bytes, B = W^T (K, N) 
 (N, ceil(K / 2)). Signed values are two's complement nibbles (-8..7), unsigned ones 0..15; an odd
 length gets a zero high nibble in its last byte.
 
-Pure torch: runs on any device, under ``torch.compile`` too.
+Pure torch: runs on any device. The range check reads the values' minimum and maximum back to
+the host (one synchronisation per call; under ``torch.compile`` a graph break).
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@
 // extra pass over A in global memory, and a second kernel. Here TMA lands the column-major A tile
 // as it lies, MN-major (one 128-byte row per k), and each consumer warpgroup copies its 64 rows
 // K-major into a tile of its own (sm90/transposing_copy.cuh: 4 x 4 byte blocks turned around
-// with prmt, both sides free of bank conflicts), then issues wgmma from that copy
+// with prmt, both sides free of bank conflicts on the bank model), then issues wgmma from that copy
 // (sm90/mainloop_transposing.cuh). The copy of k-tile kt overlaps the wgmma of k-tile kt - 1; it
 // costs shared-memory bandwidth and issue slots, not a pass over global memory.
 //

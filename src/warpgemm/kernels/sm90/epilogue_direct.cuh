@@ -164,26 +164,18 @@ struct ScaledDirectEpilogue {
 };
 
 // The swap-AB store: the accumulators are a tile of D = C^T (D's rows are C's columns, the
-// weight's rows; D's columns are C's rows, the tokens), so D(r, c) goes to C[c * ldc + r] and the
-// bias is one value per row of D (fp32 sums only; s32 sums are stored as they are). `rows` x
-// `cols` is D's shape (N x M of C). Lanes g = 0..7 of a store write 8 consecutive elements of one
-// row of C (32 bytes for s32): C is small next to the weight at decode sizes (M <= 64 rows), and
-// a whole sector at any size.
-template <typename TC, typename T, typename Acc, int ACC>
-__device__ __forceinline__ void store_direct_transposed(TC* C, int ldc, int rows, int cols, int row0, int col0,
-                                                        const Acc (&d)[ACC], const T* bias) {
+// weight's rows; D's columns are C's rows, the tokens), so D(r, c) goes to C[c * ldc + r].
+// value(i, r, c) gives fragment element i, which belongs at D(r, c), in fp32 (rounded once to TC)
+// or s32 (stored as it is). `rows` x `cols` is D's shape (N x M of C). Lanes g = 0..7 of a store
+// write 8 consecutive elements of one row of C (32 bytes for s32): C is small next to the weight
+// at decode sizes (M <= 64 rows), and a whole sector at any size.
+template <typename TC, int ACC, typename Value>
+__device__ __forceinline__ void store_fragment_transposed(TC* C, int ldc, int rows, int cols, int row0, int col0,
+                                                          Value value) {
     const int lane = threadIdx.x & 31;
     const int warp = (threadIdx.x >> 5) & 3;
     const int g = lane >> 2;
     const int t = lane & 3;
-    Acc b[2] = {Acc(0), Acc(0)};
-    if constexpr (!same_type<Acc, int32_t>::value) {
-#pragma unroll
-        for (int h = 0; h < 2; ++h) {
-            const int row = row0 + 16 * warp + g + 8 * h;
-            if (bias != nullptr && row < rows) b[h] = sm80::to_float(bias[row]);
-        }
-    }
 #pragma unroll
     for (int j = 0; j < ACC / 4; ++j) {
 #pragma unroll
@@ -193,10 +185,25 @@ __device__ __forceinline__ void store_direct_transposed(TC* C, int ldc, int rows
 #pragma unroll
             for (int h = 0; h < 2; ++h) {
                 const int row = row0 + 16 * warp + g + 8 * h;
-                if (row < rows) C[static_cast<int64_t>(col) * ldc + row] = to_output<TC>(d[4 * j + 2 * h + e] + b[h]);
+                if (row < rows) C[static_cast<int64_t>(col) * ldc + row] = to_output<TC>(value(4 * j + 2 * h + e, row, col));
             }
         }
     }
+}
+
+// The sums (+ the bias, one value of T per row of D, fp32 sums only) transposed into C.
+template <typename TC, typename T, typename Acc, int ACC>
+__device__ __forceinline__ void store_direct_transposed(TC* C, int ldc, int rows, int cols, int row0, int col0,
+                                                        const Acc (&d)[ACC], const T* bias) {
+    Acc b[2] = {Acc(0), Acc(0)};  // this thread's two rows of D: row0 + 16 warp + g + 8 h
+    if constexpr (!same_type<Acc, int32_t>::value) {
+        const int first = row0 + 16 * ((threadIdx.x >> 5) & 3) + ((threadIdx.x & 31) >> 2);
+#pragma unroll
+        for (int h = 0; h < 2; ++h)
+            if (bias != nullptr && first + 8 * h < rows) b[h] = sm80::to_float(bias[first + 8 * h]);
+    }
+    store_fragment_transposed<TC, ACC>(C, ldc, rows, cols, row0, col0,
+                                       [&](int i, int, int) { return d[i] + b[(i >> 1) & 1]; });
 }
 
 // DirectEpilogue for a swap-AB kernel: the tile is one of C^T, M x N here being C's N x M.
@@ -229,14 +236,13 @@ struct ScaledTransposedEpilogue {
 
     template <int ACC>
     __device__ __forceinline__ void store(const int32_t (&d)[ACC], int consumer, const Work& w) {
-        const int lane = threadIdx.x & 31;
-        const int g = lane >> 2;
-        const int t = lane & 3;
-        const int row0 = w.m0 + 64 * consumer + 16 * ((threadIdx.x >> 5) & 3) + g;
-        float sb[2], bb[2];  // rows row0 and row0 + 8
+        const int row0 = w.m0 + 64 * consumer;
+        const int first = row0 + 16 * ((threadIdx.x >> 5) & 3) + ((threadIdx.x & 31) >> 2);
+        const int t = threadIdx.x & 3;
+        float sb[2], bb[2];  // rows first and first + 8 (fragment elements i with (i / 2) % 2 = h)
 #pragma unroll
         for (int h = 0; h < 2; ++h) {
-            const int row = row0 + 8 * h;
+            const int row = first + 8 * h;
             sb[h] = row < rows ? __ldg(s.scale_b + row * s.scale_b_step) : 0.0f;
             bb[h] = (s.bias != nullptr && row < rows) ? __ldg(s.bias + row) : 0.0f;
         }
@@ -248,22 +254,10 @@ struct ScaledTransposedEpilogue {
                 const int col = w.n0 + 8 * j + 2 * t + e;
                 sa[j][e] = col < cols ? __ldg(s.scale_a + col * s.scale_a_step) : 0.0f;
             }
-#pragma unroll
-        for (int j = 0; j < ACC / 4; ++j) {
-#pragma unroll
-            for (int e = 0; e < 2; ++e) {
-                const int col = w.n0 + 8 * j + 2 * t + e;
-                if (col >= cols) continue;
-#pragma unroll
-                for (int h = 0; h < 2; ++h) {
-                    const int row = row0 + 8 * h;
-                    if (row < rows) {
-                        const float x = static_cast<float>(d[4 * j + 2 * h + e]) * sa[j][e] * sb[h] + bb[h];
-                        C[static_cast<int64_t>(col) * ldc + row] = sm80::from_float<TC>(x);
-                    }
-                }
-            }
-        }
+        store_fragment_transposed<TC, ACC>(C, ldc, rows, cols, row0, w.n0, [&](int i, int, int) {
+            const int h = (i >> 1) & 1;
+            return static_cast<float>(d[i]) * sa[i / 4][i & 1] * sb[h] + bb[h];
+        });
     }
     __device__ __forceinline__ void finish(int) {}
 };

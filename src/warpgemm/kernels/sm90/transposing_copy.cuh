@@ -11,7 +11,8 @@
 //   mn = row0 + 4 m4 + i, i < 4,   m4 = 8 (w % 2) + l / 4   (16 groups of 4 rows: 64 rows)
 //   k  = 128 p + 16 kb + j, j < 16, kb = 4 (w / 2) + l % 4   (8 groups of 16 k: 128 k a pass)
 // It reads 16 words (4 mn each, one per k), transposes each 4 x 4 byte block with 8 prmt, and
-// writes 4 rows of 16 bytes (16 k each). Both sides are free of bank conflicts:
+// writes 4 rows of 16 bytes (16 k each). Both sides are free of bank conflicts by this count
+// (tests/test_igemm.py checks it on warpgemm.layout's bank model for every warp and access):
 //   * writes: the 8 lanes of a 16-byte store phase hold 4 kb and two m4 (rows 4 apart): the
 //     swizzled chunk kb ^ (mn % 8) takes 8 different values.
 //   * reads: the 4 values of l % 4 in a warp read 4 different k rows of the same 2 chunks of mn.
