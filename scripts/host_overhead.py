@@ -3,13 +3,14 @@
 64^3 (the mma.sync and small-M paths) and, on sm_90, 128 x 256 x 256 in the nn.Linear layout (the
 Hopper path, whose tensor maps are made per call).
 
-    python scripts/host_overhead.py [--repeats 7] [--calls 1000] [--profile] [--compare DIR]
+    python scripts/host_overhead.py [--repeats 7] [--calls 1000] [--profile] [--breakdown] [--compare DIR]
 
 Each case runs ``repeats`` times ``calls`` back-to-back eager calls, the cases taking turns
 (A B C A B C ...), so that a slow spell of the host hits them all; the table gives the fastest
 and the median repeat, in microseconds per call. ``--compare DIR`` also loads the warpgemm
 package found in ``DIR`` (another checkout's ``src``) under another name and times its calls in
-the same rounds, so that two versions are compared on the same host state.
+the same rounds, so that two versions are compared on the same host state. ``--breakdown`` times the steps of a
+planned call one by one (the plan key, its lookup, the output's allocation, the launch alone).
 """
 
 from __future__ import annotations
@@ -52,11 +53,52 @@ def load_other(src: str):
     return module
 
 
+def host_us(fn, calls: int = 20000) -> float:
+    """Microseconds per call of ``fn``, best of five loops, no synchronisation (host work only)."""
+    best = float("inf")
+    for _ in range(5):
+        t = time.perf_counter()
+        for _ in range(calls):
+            fn()
+        best = min(best, time.perf_counter() - t)
+        torch.cuda.synchronize()
+    return best / calls * 1e6
+
+
+def breakdown(name: str, a: torch.Tensor, b: torch.Tensor) -> None:
+    """The steps of a planned ``warpgemm.matmul(a, b)`` timed one by one."""
+    from warpgemm import plan
+
+    warpgemm.matmul(a, b)
+    k = plan.key(a, b, None, None, "auto", {}, None)
+    found = plan.get(k)
+    steps = {
+        "whole call": lambda: warpgemm.matmul(a, b),
+        "torch.matmul": lambda: torch.matmul(a, b),
+        "torch.compiler.is_compiling()": torch.compiler.is_compiling,
+        "plan.key": lambda: plan.key(a, b, None, None, "auto", {}, None),
+        "plan.get": lambda: plan.get(k),
+        "plan run (allocate + launch)": lambda: found.run(a, b, None, None),
+        "torch.empty of the output": lambda: torch.empty(found.shape, dtype=found.dtype, device=a.device),
+    }
+    launcher = getattr(found, "launcher", None)
+    prepared = getattr(found, "_prepared", None)
+    if launcher is not None and prepared:
+        last = next(reversed(prepared.values()))
+        steps["launch alone (prepared)"] = lambda: launcher.launch(last, found.device)
+    elif launcher is not None:
+        steps["launch alone (prepared)"] = lambda: launcher.launch(found._local.prepared, found.device)
+    print(f"breakdown of a planned call, {name} ({type(found).__name__}):")
+    for step, fn in steps.items():
+        print(f"  {step:<34} {host_us(fn):6.2f} us")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--profile", action="store_true")
     ap.add_argument("--repeats", type=int, default=7)
     ap.add_argument("--calls", type=int, default=1000)
+    ap.add_argument("--breakdown", action="store_true", help="time the steps of a planned call one by one")
     ap.add_argument("--compare", metavar="DIR", help="another checkout's src directory to time alongside")
     args = ap.parse_args()
     a = torch.randn(64, 64, device="cuda")
@@ -76,12 +118,18 @@ def main() -> None:
         other = load_other(args.compare)
         cases[f"{args.compare}: fp32 (sgemm/07)"] = lambda: other.matmul(a, b, kernel="sgemm/07_cp_async")
         cases[f"{args.compare}: bf16 (auto)"] = lambda: other.matmul(ah, bh)
+        if hopper:
+            cases[f"{args.compare}: bf16 128x256x256 (hopper)"] = lambda: other.matmul(x, w.t())
     times: dict[str, list[float]] = {name: [] for name in cases}
     for _ in range(args.repeats):
         for name, fn in cases.items():
             times[name].append(per_call_us(fn, args.calls))
     for name, ts in times.items():
         print(f"host time per call, {'' if '128x' in name else '64^3, '}{name:<44} min {min(ts):7.1f} us  median {statistics.median(ts):7.1f} us")
+    if args.breakdown:
+        breakdown("64^3 bf16 (auto)", ah, bh)
+        if hopper:
+            breakdown("128x256x256 bf16 (hopper)", x, w.t())
     if args.profile:
         prof = cProfile.Profile()
         prof.enable()

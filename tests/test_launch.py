@@ -35,7 +35,8 @@ def test_the_ctypes_launch_config_has_cuda_h_s_layout():
     assert ctypes.sizeof(_LaunchAttribute) == 72 and _LaunchAttribute.value.offset == 8
     assert (_LaunchConfig.shared_bytes.offset, _LaunchConfig.stream.offset, _LaunchConfig.attrs.offset,
             _LaunchConfig.num_attrs.offset, ctypes.sizeof(_LaunchConfig)) == (24, 32, 40, 48, 56)
-    cfg, attr = _cluster_config((264, 1, 1), (384, 1, 1), 200_000, (2, 1), 0x1234)
+    cfg, attr, ref = _cluster_config((264, 1, 1), (384, 1, 1), 200_000, (2, 1), 0x1234)
     assert list(cfg.grid) == [264, 1, 1] and list(cfg.block) == [384, 1, 1] and cfg.shared_bytes == 200_000
     assert cfg.stream == 0x1234 and cfg.num_attrs == 1 and cfg.attrs.contents.id == 4  # CLUSTER_DIMENSION
     assert list(attr.value[:3]) == [2, 1, 1] and ctypes.addressof(cfg.attrs.contents) == ctypes.addressof(attr)
+    assert ref._obj is cfg  # passed by reference, as cuLaunchKernelEx takes it

@@ -183,3 +183,18 @@ def test_four_threads_on_four_streams_get_correct_results():
         return warpgemm.matmul(x, w.t()), x.double() @ w.double().t()
 
     assert not on_four_streams(step, 20)
+
+
+@gpu
+@pytest.mark.parametrize("m", [8, 512])
+def test_four_threads_sharing_one_plan_get_their_own_results(m):
+    """One problem, so one plan, launched by four threads at once on their own operands: each
+    thread's addresses go to its own launch (M = 8 takes a plan of address arguments, M = 512 on
+    Hopper one of tensor maps)."""
+    w = torch.randn(1024, 512, device="cuda", dtype=torch.bfloat16)
+
+    def step(i: int) -> tuple[Any, Any]:
+        x = torch.randn(m, 512, device="cuda", dtype=torch.bfloat16)
+        return warpgemm.matmul(x, w.t()), x.double() @ w.double().t()
+
+    assert not on_four_streams(step, 50)

@@ -18,7 +18,7 @@ from .catalog import KernelInstance, KernelSpec, Workspace
 from .errors import NoDeviceError
 from .operands import Operand, detect, prepare
 from .runtime import CompiledKernel, compile_kernel, launch
-from .runtime.launch import DriverLaunch, planned_args, planned_config, resident_blocks, zeroed_counters
+from .runtime.launch import DriverLaunch, planned_args, resident_blocks, zeroed_counters
 from .runtime.device import arch_of, current_arch, current_capability, has_device, require_arch, sm_count
 from .tuning import table
 
@@ -288,9 +288,9 @@ def _keep_plan(plan_key: tuple, inst: KernelInstance, oa: Operand, ob: Operand, 
                                                                               and slots_of[5] < 0):
         return
     align = inst.spec.align_elems * oa.tensor.element_size()
-    config = planned_config(inst.grid(m, n, k, slots), inst.block, inst.smem_bytes)
-    plan.put(plan_key, plan.Plan(kernel.function(device), config,
-                                 template, slots_of, (m, n), c.dtype, align, device, bias_after,
+    launcher = DriverLaunch(kernel, kernel.function(device), inst.grid(m, n, k, slots), inst.block,
+                            inst.smem_bytes, None, args)
+    plan.put(plan_key, plan.Plan(launcher, template, slots_of, (m, n), c.dtype, align, device, bias_after,
                                  0 if scratch is None else scratch.numel(),
                                  0 if counters is None else counters.numel()))
 
@@ -310,9 +310,10 @@ def _keep_args_plan(plan_key: tuple, inst: KernelInstance, kernel: CompiledKerne
         nbytes = 0 if workspace.scratch is None else workspace.scratch.numel()
         count = 0 if workspace.counters is None else workspace.counters.numel()
         splits = workspace.splits
+        on = torch.device("cuda", device)
 
         def make_workspace() -> Workspace:
-            return Workspace(torch.empty(nbytes, dtype=torch.uint8, device=f"cuda:{device}") if nbytes else None,
+            return Workspace(torch.empty(nbytes, dtype=torch.uint8, device=on) if nbytes else None,
                              zeroed_counters(device, count) if count else None, splits)
 
     def make_args(a: torch.Tensor, b: torch.Tensor, c: torch.Tensor, bias: torch.Tensor | None,

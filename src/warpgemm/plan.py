@@ -15,12 +15,13 @@ tuning choice call it).
 
 from __future__ import annotations
 
+import threading
 from typing import Any, Callable, Sequence
 
 import torch
 
 from .runtime import compiler as _compiler
-from .runtime.launch import launch_planned, zeroed_counters
+from .runtime.launch import DriverLaunch, zeroed_counters
 
 _plans: dict[tuple, "Plan | ArgsPlan"] = {}
 
@@ -29,7 +30,7 @@ class _Launcher:
     """What every plan shares: the problem's output, the alignment its operands must keep, and
     the bias added after the kernel when the kernel does not add it. Subclasses launch."""
 
-    __slots__ = ("shape", "dtype", "align", "device", "bias_after")
+    __slots__ = ("shape", "dtype", "align", "device", "bias_after", "_device")
 
     def __init__(self, shape: tuple[int, int], dtype: torch.dtype, align: int, device: int, bias_after: bool):
         self.shape = shape
@@ -37,6 +38,7 @@ class _Launcher:
         self.align = align
         """Bytes the base addresses of A and B must be a multiple of."""
         self.device = device
+        self._device = torch.device("cuda", device)
         self.bias_after = bias_after
         """The kernel does not add the bias: ``run`` adds it after."""
 
@@ -47,7 +49,7 @@ class _Launcher:
         pa, pb = a.data_ptr(), b.data_ptr()
         if (pa | pb) % self.align:
             return None
-        c = torch.empty(self.shape, dtype=self.dtype, device=a.device) if out is None else out
+        c = torch.empty(self.shape, dtype=self.dtype, device=self._device) if out is None else out
         self._launch(a, b, pa, pb, c, None if self.bias_after else bias)
         if self.bias_after and bias is not None:
             c.add_(bias)
@@ -59,41 +61,50 @@ class _Launcher:
 
 
 class Plan(_Launcher):
-    """One problem's launch: ``run(a, b, bias, out)`` for operands of that problem."""
+    """One problem's launch: ``run(a, b, bias, out)`` for operands of that problem, for kernels
+    whose arguments are addresses and scalars. Each thread keeps one marshalled argument array
+    (made from ``template``, the first call's arguments) and points its address arguments at
+    the call's tensors in place before the launch: no marshalling per call, and no thread
+    changes an array another thread is launching."""
 
-    __slots__ = ("fn", "config", "args", "slots", "scratch_bytes", "counters")
+    __slots__ = ("launcher", "template", "slots", "scratch_bytes", "counters", "_local")
 
-    def __init__(self, fn: Any, config: Any, args: Sequence[Any], slots: tuple[int, ...],
+    def __init__(self, launcher: DriverLaunch, template: Sequence[Any], slots: tuple[int, ...],
                  shape: tuple[int, int], dtype: torch.dtype, align: int, device: int, bias_after: bool,
                  scratch_bytes: int = 0, counters: int = 0):
         super().__init__(shape, dtype, align, device, bias_after)
-        self.fn = fn
-        self.config = config
-        self.args = list(args)
+        self.launcher = launcher
+        self.template = list(template)
+        """The arguments, tensors as addresses (:func:`~warpgemm.runtime.launch.planned_args`)."""
         self.slots = slots
         """Where the addresses of A, B, C, the bias, the scratch memory and the counters go in
-        ``args`` (-1: not an argument)."""
+        the arguments (-1: not an argument)."""
         self.scratch_bytes = scratch_bytes
         """Scratch memory each launch gets (allocated per call, from torch's caching allocator)."""
         self.counters = counters
         """Zeroed counters each launch gets (the current stream's buffer)."""
+        self._local = threading.local()
 
     def _launch(self, a: torch.Tensor, b: torch.Tensor, pa: int, pb: int, c: torch.Tensor,
                 fused: torch.Tensor | None) -> None:
-        args = self.args.copy()
+        try:
+            holders = self._local.prepared.holders
+        except AttributeError:
+            self._local.prepared = self.launcher.prepare(self.template)
+            holders = self._local.prepared.holders
         ia, ib, ic, ibias, iscratch, icounters = self.slots
-        args[ia] = pa
-        args[ib] = pb
-        args[ic] = c.data_ptr()
+        holders[ia].value = pa
+        holders[ib].value = pb
+        holders[ic].value = c.data_ptr()
         if ibias >= 0:
-            args[ibias] = fused.data_ptr()  # type: ignore[union-attr]
+            holders[ibias].value = fused.data_ptr()  # type: ignore[union-attr]
         scratch = None
         if iscratch >= 0:
-            scratch = torch.empty(self.scratch_bytes, dtype=torch.uint8, device=a.device)
-            args[iscratch] = scratch.data_ptr()
+            scratch = torch.empty(self.scratch_bytes, dtype=torch.uint8, device=self._device)
+            holders[iscratch].value = scratch.data_ptr()
         if icounters >= 0:
-            args[icounters] = zeroed_counters(self.device, self.counters).data_ptr()
-        launch_planned(self.fn, self.config, args, self.device)
+            holders[icounters].value = zeroed_counters(self.device, self.counters).data_ptr()
+        self.launcher.launch(self._local.prepared, self.device)
         del scratch  # back to the caching allocator, for later work on this stream
 
 
@@ -114,7 +125,7 @@ class ArgsPlan(_Launcher):
 
     __slots__ = ("make_args", "launcher", "workspace", "_prepared")
 
-    def __init__(self, make_args: Callable[..., Sequence[Any]], launcher: Any, shape: tuple[int, int],
+    def __init__(self, make_args: Callable[..., Sequence[Any]], launcher: DriverLaunch, shape: tuple[int, int],
                  dtype: torch.dtype, align: int, device: int, bias_after: bool,
                  workspace: Callable[[], Any] | None = None):
         super().__init__(shape, dtype, align, device, bias_after)

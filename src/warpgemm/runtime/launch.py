@@ -272,12 +272,6 @@ def resident_blocks(kernel: CompiledKernel, block: Sequence[int], shared_bytes: 
     return found
 
 
-def planned_config(grid: Sequence[int], block: Sequence[int], shared_bytes: int) -> Any:
-    """The launch configuration a plan keeps (cuda.core's LaunchConfig)."""
-    LaunchConfig, _, _ = _cuda_core_api()
-    return LaunchConfig(grid=tuple(grid), block=tuple(block), shmem_size=int(shared_bytes))
-
-
 def planned_args(args: Sequence[Any]) -> list[Any] | None:
     """A plan's argument template: tensors as their addresses, numpy scalars as they are; None
     when an argument cannot be planned (a parameter block, whose contents may change)."""
@@ -287,37 +281,38 @@ def planned_args(args: Sequence[Any]) -> list[Any] | None:
         return None
 
 
-def launch_planned(fn: Any, config: Any, args: Sequence[Any], device: int) -> None:
-    """Launch a loaded function with a prebuilt configuration and marshalled arguments on torch's
-    current stream of ``device``: the plan's fast path."""
-    if getattr(_thread, "device", None) != device:
-        _bind_context(device)
-    _cuda_core_api()[2](_current_stream(device), config, fn, *args)
-
-
 _libcuda_symbols: dict[str, Any] = {}
 
 
-def _libcuda(name: str, argtypes: list[Any]) -> Any:
+def _libcuda(name: str) -> Any:
     """The driver function ``name`` through ctypes, returning a CUresult (int), or None where
     libcuda cannot be loaded or lacks it: a launch without cuda.bindings' argument conversion,
-    for the plans' fast path. Looked up once."""
+    for the plans' fast path. Looked up once.
+
+    It has no ``argtypes``: converting each Python int through them costs more than the launch
+    itself, so the callers pass ctypes objects made once (``c_uint`` dimensions, ``c_void_p``
+    handles, ``byref`` configurations) and nothing else."""
     fn = _libcuda_symbols.get(name)
     if fn is None:
         try:
-            fn = getattr(ctypes.CDLL("libcuda.so.1"), name)
+            fn = ctypes.CDLL("libcuda.so.1")[name]  # a function object of our own, not the cached attribute
         except (OSError, AttributeError):
             fn = False
         else:
             fn.restype = ctypes.c_int
-            fn.argtypes = argtypes
         _libcuda_symbols[name] = fn
     return fn or None
 
 
-def _libcuda_launch() -> Any:
-    """``cuLaunchKernel(f, grid xyz, block xyz, shared bytes, stream, params, extra)``."""
-    return _libcuda("cuLaunchKernel", [ctypes.c_void_p] + [ctypes.c_uint] * 7 + [ctypes.c_void_p] * 3)
+_stream_args: dict[int, ctypes.c_void_p] = {}
+
+
+def _stream_arg(handle: int) -> ctypes.c_void_p:
+    """The ``CUstream`` argument for a raw stream handle, made once per stream."""
+    arg = _stream_args.get(handle)
+    if arg is None:
+        arg = _stream_args.setdefault(handle, ctypes.c_void_p(handle or None))
+    return arg
 
 
 class _LaunchAttribute(ctypes.Structure):
@@ -338,16 +333,11 @@ _CLUSTER_DIMENSION = 4
 """``CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION``; its value is ``{x, y, z}``, three unsigned ints."""
 
 
-def _libcuda_launch_ex() -> Any:
-    """``cuLaunchKernelEx(const CUlaunchConfig*, f, params, extra)``."""
-    return _libcuda("cuLaunchKernelEx", [ctypes.POINTER(_LaunchConfig), ctypes.c_void_p, ctypes.c_void_p,
-                                         ctypes.c_void_p])
-
-
 def _cluster_config(grid: Sequence[int], block: Sequence[int], shared_bytes: int, cluster: Sequence[int],
-                    stream: int) -> tuple[_LaunchConfig, _LaunchAttribute]:
+                    stream: int) -> tuple[_LaunchConfig, _LaunchAttribute, Any]:
     """A ctypes ``CUlaunchConfig`` for ``stream`` with the cluster-dimension attribute (returned
-    too: the config points into it, so both are kept together)."""
+    too: the config points into it, so both are kept together), and the config by reference,
+    as ``cuLaunchKernelEx`` takes it."""
     attr = _LaunchAttribute()
     attr.id = _CLUSTER_DIMENSION
     for i, c in enumerate(tuple(int(c) for c in cluster) + (1,) * (3 - len(cluster))):
@@ -359,24 +349,24 @@ def _cluster_config(grid: Sequence[int], block: Sequence[int], shared_bytes: int
     cfg.stream = stream or None
     cfg.attrs = ctypes.pointer(attr)
     cfg.num_attrs = 1
-    return cfg, attr
+    return cfg, attr, ctypes.byref(cfg)
 
 
 class DriverLaunch:
     """A driver launch set up once for a fixed grid, block, shared memory, cluster and argument
-    types, then issued with new argument values: the plans' path for kernels that take parameter
-    blocks (tensor maps) or run in clusters.
+    types, then issued with new argument values: the plans' launch.
 
     :meth:`prepare` marshals one call's arguments (tensor addresses, scalars, parameter blocks,
     which the driver copies at launch) into a :class:`Prepared`; :meth:`launch` issues it on
-    torch's current stream. A plan keeps the Prepared of the addresses it has seen, so a repeated
-    call marshals nothing. The launch is the driver's ``cuLaunchKernel`` called through ctypes, or
-    for clusters its ``cuLaunchKernelEx``, with one configuration per stream (the configuration
-    holds the stream); where libcuda cannot be loaded, cuda.bindings' ``cuLaunchKernelEx``, whose
-    configuration is updated under a lock."""
+    torch's current stream. A plan keeps Prepared arguments (per address combination, or per
+    thread with the addresses set in place: :meth:`set_address`), so a repeated call marshals
+    nothing. The launch is the driver's ``cuLaunchKernel`` called through ctypes with arguments
+    made once, or for clusters its ``cuLaunchKernelEx``, with one configuration per stream (the
+    configuration holds the stream); where libcuda cannot be loaded, cuda.bindings'
+    ``cuLaunchKernelEx``, whose configuration is updated under a lock."""
 
-    __slots__ = ("kernel", "fn", "grid", "block", "shared_bytes", "cluster", "cfg", "types", "_handle", "_direct",
-                 "_direct_ex", "_lock", "_streams", "_configs")
+    __slots__ = ("kernel", "fn", "grid", "block", "shared_bytes", "cluster", "cfg", "types", "_head",
+                 "_direct", "_direct_ex", "_handle", "_lock", "_streams", "_configs")
 
     def __init__(self, kernel: CompiledKernel, fn: Any, grid: Sequence[int], block: Sequence[int],
                  shared_bytes: int, cluster: Sequence[int] | None, args: Sequence[Any]) -> None:
@@ -387,9 +377,10 @@ class DriverLaunch:
         self.cluster = None if cluster is None else tuple(int(c) for c in cluster)
         self.cfg = _driver_config(grid, block, shared_bytes, cluster)
         self.types = _arg_types(args)
-        self._direct = _libcuda_launch() if cluster is None else None
-        self._direct_ex = _libcuda_launch_ex() if cluster is not None else None
-        self._handle = 0
+        self._direct = _libcuda("cuLaunchKernel") if cluster is None else None
+        self._direct_ex = _libcuda("cuLaunchKernelEx") if cluster is not None else None
+        self._handle = ctypes.c_void_p()
+        self._head: tuple[Any, ...] = ()
         if self._direct is not None or self._direct_ex is not None:
             # The loaded kernel is a context-independent CUkernel; the ctypes launches take the
             # CUfunction of it in the current context.
@@ -397,16 +388,24 @@ class DriverLaunch:
 
             err, function = cu.cuKernelGetFunction(fn.handle)
             if err == cu.CUresult.CUDA_SUCCESS:
-                self._handle = int(function)
+                self._handle = ctypes.c_void_p(int(function))
+                # cuLaunchKernel's leading arguments: the function, grid xyz, block xyz, shared bytes.
+                self._head = (self._handle, *(ctypes.c_uint(v) for v in (*self.grid, *self.block,
+                                                                          self.shared_bytes)))
             else:
                 self._direct = self._direct_ex = None
         self._lock = threading.Lock()
         self._streams: dict[int, Any] = {}
-        self._configs: dict[int, tuple[_LaunchConfig, _LaunchAttribute]] = {}
+        self._configs: dict[int, tuple[_LaunchConfig, _LaunchAttribute, Any]] = {}
 
     def prepare(self, args: Sequence[Any]) -> Prepared:
         """Marshal ``args`` (of the types given at set-up)."""
         return _prepare(args, self.types)
+
+    @staticmethod
+    def set_address(prepared: Prepared, index: int, address: int) -> None:
+        """Point argument ``index`` (a tensor's) of ``prepared`` at ``address``, in place."""
+        prepared.holders[index].value = address
 
     def launch(self, prepared: Prepared, device: int) -> None:
         """Issue a prepared call on torch's current stream of ``device``."""
@@ -416,9 +415,7 @@ class DriverLaunch:
             _bind_context(device)
         handle = torch._C._cuda_getCurrentRawStream(device)
         if self._direct is not None:
-            g, b = self.grid, self.block
-            err = self._direct(self._handle, g[0], g[1], g[2], b[0], b[1], b[2], self.shared_bytes, handle,
-                               prepared.argv, None)
+            err = self._direct(*self._head, _stream_arg(handle), prepared.argv, None)
             if err:
                 raise RuntimeError(f"{self.kernel.name_expression}: cuLaunchKernel failed: CUresult {err}")
             return
@@ -427,7 +424,7 @@ class DriverLaunch:
             if config is None:  # one per stream, made once; a dict store is atomic
                 config = self._configs.setdefault(
                     handle, _cluster_config(self.grid, self.block, self.shared_bytes, self.cluster, handle))
-            err = self._direct_ex(ctypes.byref(config[0]), self._handle, prepared.argv, None)
+            err = self._direct_ex(config[2], self._handle, prepared.argv, None)
             if err:
                 raise RuntimeError(f"{self.kernel.name_expression}: cuLaunchKernelEx failed: CUresult {err} "
                                    f"(grid {self.grid}, block {self.block}, cluster {self.cluster}, "
