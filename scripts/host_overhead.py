@@ -3,13 +3,13 @@
 64^3 (the mma.sync and small-M paths) and, on sm_90, 128 x 256 x 256 in the nn.Linear layout (the
 Hopper path, whose tensor maps are made per call).
 
-    python scripts/host_overhead.py [--repeats 7] [--calls 1000] [--profile] [--breakdown] [--compare DIR]
+    python scripts/host_overhead.py [--repeats 7] [--calls 1000] [--profile] [--breakdown]
 
 Each case runs ``repeats`` times ``calls`` back-to-back eager calls, the cases taking turns
 (A B C A B C ...), so that a slow spell of the host hits them all; the table gives the fastest
-and the median repeat, in microseconds per call. ``--compare DIR`` also loads the warpgemm
-package found in ``DIR`` (another checkout's ``src``) under another name and times its calls in
-the same rounds, so that two versions are compared on the same host state. ``--breakdown`` times the steps of a
+and the median repeat, in microseconds per call. To compare two versions of warpgemm,
+run the script once with each on ``PYTHONPATH``, in turns (the registered op's namespace can be
+defined once per process, so two versions cannot share one). ``--breakdown`` times the steps of a
 planned call one by one (the plan key, its lookup, the output's allocation, the launch alone).
 """
 
@@ -35,22 +35,6 @@ def per_call_us(fn, calls: int = 1000) -> float:
         fn()
     torch.cuda.synchronize()
     return (time.perf_counter() - t) / calls * 1e6
-
-
-def load_other(src: str):
-    """The warpgemm package in ``src``, imported as ``warpgemm_compared`` (it imports itself
-    relatively, so the name does not matter to it)."""
-    import importlib.util
-    import sys
-    from pathlib import Path
-
-    init = Path(src) / "warpgemm" / "__init__.py"
-    spec = importlib.util.spec_from_file_location("warpgemm_compared", init,
-                                                  submodule_search_locations=[str(init.parent)])
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["warpgemm_compared"] = module
-    spec.loader.exec_module(module)
-    return module
 
 
 def host_us(fn, calls: int = 20000) -> float:
@@ -86,7 +70,7 @@ def breakdown(name: str, a: torch.Tensor, b: torch.Tensor) -> None:
     if launcher is not None and prepared:
         last = next(reversed(prepared.values()))
         steps["launch alone (prepared)"] = lambda: launcher.launch(last, found.device)
-    elif launcher is not None:
+    elif launcher is not None and hasattr(found, "_local"):
         steps["launch alone (prepared)"] = lambda: launcher.launch(found._local.prepared, found.device)
     print(f"breakdown of a planned call, {name} ({type(found).__name__}):")
     for step, fn in steps.items():
@@ -99,7 +83,6 @@ def main() -> None:
     ap.add_argument("--repeats", type=int, default=7)
     ap.add_argument("--calls", type=int, default=1000)
     ap.add_argument("--breakdown", action="store_true", help="time the steps of a planned call one by one")
-    ap.add_argument("--compare", metavar="DIR", help="another checkout's src directory to time alongside")
     args = ap.parse_args()
     a = torch.randn(64, 64, device="cuda")
     b = torch.randn(64, 64, device="cuda")
@@ -114,12 +97,6 @@ def main() -> None:
     if hopper:
         cases["warpgemm.matmul bf16 128x256x256 (hopper)"] = lambda: warpgemm.matmul(x, w.t())
         cases["torch.matmul bf16 128x256x256"] = lambda: torch.matmul(x, w.t())
-    if args.compare:
-        other = load_other(args.compare)
-        cases[f"{args.compare}: fp32 (sgemm/07)"] = lambda: other.matmul(a, b, kernel="sgemm/07_cp_async")
-        cases[f"{args.compare}: bf16 (auto)"] = lambda: other.matmul(ah, bh)
-        if hopper:
-            cases[f"{args.compare}: bf16 128x256x256 (hopper)"] = lambda: other.matmul(x, w.t())
     times: dict[str, list[float]] = {name: [] for name in cases}
     for _ in range(args.repeats):
         for name, fn in cases.items():
