@@ -36,6 +36,33 @@ VARIANTS = ({"BM": 64, "IN_FLIGHT": 0}, {"BM": 128, "IN_FLIGHT": 1}, {"BM": 64, 
 """Tile choices of the decode kernel that --sweep times besides the shipped one."""
 
 
+LARGE_VARIANTS = (("igemm/03_scaled_epilogue", {}), ("igemm/07_scaled_tma_store", {"STAGES": 4, "BUFFERS": 1}),
+                  ("igemm/07_scaled_tma_store", {"STAGES": 3, "BUFFERS": 2}),
+                  ("igemm/07_scaled_tma_store", {"STAGES": 4, "BUFFERS": 1, "IN_FLIGHT": 1}))
+"""Kernels and parameters for 65 rows or more that --sweep times besides the shipped one."""
+
+
+@contextlib.contextmanager
+def _large_kernel(name, choice):
+    """scaled_matmul's kernel for 65 rows or more replaced by ``name`` with ``choice``."""
+    spec = catalog.get(name)
+    kernel, rule = scaled.KERNEL, spec.shape_params
+    scaled.KERNEL = name
+    object.__setattr__(spec, "shape_params", lambda m, n, k: dict(choice))
+    try:
+        yield
+    finally:
+        scaled.KERNEL = kernel
+        object.__setattr__(spec, "shape_params", rule)
+
+
+def _via(name, choice, call):
+    def run(i):
+        with _large_kernel(name, choice):
+            return call(i)
+    return run
+
+
 @contextlib.contextmanager
 def _decode_tiles(choice):
     """scaled_matmul's decode kernel with ``choice`` over its shape rule's parameters."""
@@ -52,7 +79,8 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--json")
     ap.add_argument("--sweep", action="store_true",
-                    help="also time the decode kernel (igemm/06_scaled_swap_ab) with each tile choice of VARIANTS")
+                    help="also time the decode kernel (igemm/06_scaled_swap_ab) with each tile choice of VARIANTS, "
+                         "and the large shapes' kernels of LARGE_VARIANTS")
     args = ap.parse_args()
     doc = {"context": context.collect(), "large": [], "decode": []}
     l2 = torch.cuda.get_device_properties(0).L2_cache_size
@@ -67,6 +95,8 @@ def main() -> int:
             "igemm/02_wgmma_s8": lambda i: warpgemm.matmul(a[i], w[i].t()),
             "scaled_matmul": lambda i: warpgemm.scaled_matmul(a[i], w[i].t(), sa, sb, bias),
         }
+        for name, choice in LARGE_VARIANTS if args.sweep else ():
+            runners[f"{name} {choice}"] = _via(name, choice, runners["scaled_matmul"])
         for r in runners.values():
             r(0)
         t = timing.interleaved(runners, sets, min_rounds=30)
@@ -76,6 +106,11 @@ def main() -> int:
         doc["large"].append(row)
         print(f"{s}^3: _int_mm {t['torch._int_mm'].median_ms:.4f} ms, igemm/02 {t['igemm/02_wgmma_s8'].median_ms:.4f} ms, "
               f"scaled {t['scaled_matmul'].median_ms:.4f} ms; scaled / plain = {row['scaled_over_plain']:.3f}", flush=True)
+        for label in t:
+            if label.startswith("igemm/0") and label != "igemm/02_wgmma_s8":
+                ratio = timing.paired_ratio(t[label], t["igemm/02_wgmma_s8"])
+                row.setdefault("variants", {})[label] = {"ms": t[label].median_ms, "over_plain": ratio}
+                print(f"    {label}: {t[label].median_ms:.4f} ms, / plain = {ratio:.3f}", flush=True)
     for n, k in ((4096, 4096), (14336, 4096)):
         sets = timing.sets_needed(3 * n * k, l2, 2)
         w8 = [_int8(n, k) for _ in range(sets)]

@@ -60,7 +60,8 @@ def test_bad_arguments_get_an_error_that_names_the_constraint(bad, match):
 @pytest.mark.parametrize("per_token,per_channel,with_bias", [(True, True, True), (False, True, False),
                                                               (True, False, True), (False, False, False)])
 @pytest.mark.parametrize("m,n,k", [(1, 256, 128), (7, 13, 33), (16, 4096, 4096), (33, 1000, 2049), (64, 300, 700),
-                                   (65, 300, 700), (129, 257, 385), (300, 700, 3001), (1024, 1024, 4096)])
+                                   (65, 300, 700), (129, 257, 385), (130, 264, 777), (200, 512, 1000),
+                                   (300, 700, 3001), (1024, 1024, 4096)])
 def test_scaled_matmul_matches_the_formula_in_float64(m, n, k, per_token, per_channel, with_bias, out_dtype):
     a, b = _int8(m, k), _int8(n, k).t()
     scale_a = torch.rand(m if per_token else 1, device="cuda") * 1e-2 + 1e-4
@@ -77,7 +78,7 @@ def test_scaled_matmul_matches_the_formula_in_float64(m, n, k, per_token, per_ch
 @pytest.mark.gpu
 @needs_hopper
 @pytest.mark.parametrize("m,kernel", [(1, "igemm/06_scaled_swap_ab"), (64, "igemm/06_scaled_swap_ab"),
-                                      (65, "igemm/03_scaled_epilogue"), (4096, "igemm/03_scaled_epilogue")])
+                                      (65, "igemm/07_scaled_tma_store"), (4096, "igemm/07_scaled_tma_store")])
 def test_scaled_matmul_streams_the_weight_with_the_swap_ab_kernel_up_to_64_tokens(monkeypatch, m, kernel):
     from warpgemm import api
 
@@ -93,7 +94,36 @@ def test_scaled_matmul_streams_the_weight_with_the_swap_ab_kernel_up_to_64_token
 
 @pytest.mark.gpu
 @needs_hopper
-@pytest.mark.parametrize("m", [64, 65])  # the swap-AB kernel and rung 03
+@pytest.mark.parametrize("kernel,params", [("igemm/03_scaled_epilogue", {}),
+                                           ("igemm/07_scaled_tma_store", {"STAGES": 4, "BUFFERS": 1}),
+                                           ("igemm/07_scaled_tma_store", {"STAGES": 3, "BUFFERS": 2, "BN": 128}),
+                                           ("igemm/07_scaled_tma_store", {"IN_FLIGHT": 1, "SPLITS": 4})])
+@pytest.mark.parametrize("out_dtype", [torch.bfloat16, torch.float32])
+@pytest.mark.parametrize("m,n,k", [(65, 264, 777), (300, 700, 3001), (1000, 1024, 1000), (256, 512, 65536)])
+def test_every_large_m_scaled_kernel_matches_the_formula(monkeypatch, kernel, params, out_dtype, m, n, k):
+    """Rung 03 (direct stores) and rung 07 (shared memory and TMA stores, one or two staging
+    buffers, or directly where C's rows are not 16-byte multiples apart: N = 700), with ragged
+    edges, a K tail and a split K (the last shape: two tiles over 132 SMs)."""
+    from warpgemm import catalog, scaled
+
+    spec = catalog.get(kernel)
+    monkeypatch.setattr(scaled, "KERNEL", kernel)
+    rule = spec.shape_params
+    object.__setattr__(spec, "shape_params", lambda *_: dict(params))  # a frozen spec
+    try:
+        a, b = _int8(m, k), _int8(n, k).t()
+        scale_a, scale_b = torch.rand(m, device="cuda") * 1e-2 + 1e-4, torch.rand(n, device="cuda") * 1e-2 + 1e-4
+        bias = torch.randn(n, device="cuda")
+        _poisoned(m, n, out_dtype)  # freed at once
+        out = warpgemm.scaled_matmul(a, b, scale_a, scale_b, bias, out_dtype=out_dtype)
+    finally:
+        object.__setattr__(spec, "shape_params", rule)
+    assert _rel(out, _reference(a, b, scale_a, scale_b, bias)) < TOL[out_dtype]
+
+
+@pytest.mark.gpu
+@needs_hopper
+@pytest.mark.parametrize("m", [64, 65])  # the swap-AB kernel and rung 07
 def test_scaled_matmul_splits_k_exactly_before_scaling(m):
     a, b = _int8(m, 65536), _int8(64, 65536).t()  # one tile: its K range split over the idle SMs
     scale_a, scale_b = torch.full((m,), 1.0, device="cuda"), torch.full((64,), 1.0, device="cuda")

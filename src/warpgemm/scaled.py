@@ -7,8 +7,9 @@ operands and their scales,
     out = (a @ b) * scale_a[:, None] * scale_b[None, :] + bias
 
 with the int8 product summed exactly in int32, then the scaling and the bias in fp32 and one
-rounding to ``out_dtype``, all in the int8 kernel's epilogue (``igemm/03_scaled_epilogue``;
-up to 64 rows of ``a``, ``igemm/06_scaled_swap_ab``, which streams the weight once). The
+rounding to ``out_dtype``, all in the int8 kernel's epilogue (``igemm/07_scaled_tma_store``, which stores through shared
+memory and TMA behind the next tile's main loop; up to 64 rows of ``a``,
+``igemm/06_scaled_swap_ab``, which streams the weight once). The
 call is the registered op ``torch.ops.warpgemm.scaled_mm``, with a fake implementation, so it
 traces under ``torch.compile``.
 """
@@ -22,7 +23,7 @@ import torch
 from . import api, catalog, dtypes, torch_ops  # noqa: F401  (torch_ops registers warpgemm::scaled_mm)
 from .catalog.igemm import Scales
 
-KERNEL = "igemm/03_scaled_epilogue"
+KERNEL = "igemm/07_scaled_tma_store"
 DECODE_KERNEL = "igemm/06_scaled_swap_ab"
 DECODE_MAX_M = 64
 """Up to this many rows of ``a`` (tokens), the swap-AB kernel: the weight streamed once, on

@@ -50,7 +50,7 @@ def _tma_args(inst: Any, a: Any, b: Any, c: Any, m: int, n: int, k: int, workspa
             np.int32(m), np.int32(n), np.int32(k), np.int32(c.stride(0)), bias if bias is not None else NULL)
 
 
-_NO_MAP = ParamBlock(bytes(128), align=64)
+NO_MAP = ParamBlock(bytes(128), align=64)
 """The tensor map a kernel gets for a C that TMA cannot store to (its flag says not to use it)."""
 
 
@@ -61,7 +61,7 @@ def _tma_store_args(inst: Any, a: Any, b: Any, c: Any, m: int, n: int, k: int, w
     map_a, map_b, c_arg, *rest = _tma_args(inst, a, b, c, m, n, k, workspace, bias)
     map_c = tensor_map.output_map(inst.out_dtype, m, n, c.stride(0))
     usable = tensor_map.fits(map_c, c.data_ptr())
-    block = tensor_map.encode(map_c, c.data_ptr()) if usable else _NO_MAP
+    block = tensor_map.encode(map_c, c.data_ptr()) if usable else NO_MAP
     return (map_a, map_b, block, c_arg, *rest, np.int32(usable), *split_args(workspace))
 
 

@@ -122,6 +122,28 @@ def _valid_decode(p: Mapping[str, int]) -> bool:
             and _smem(p) <= 227 * 1024)
 
 
+def _scaled_tma_store_args(inst: Any, a: Any, b: Any, c: Any, m: int, n: int, k: int, workspace: Any = None,
+                           bias: Any = None) -> tuple[Any, ...]:
+    """Rung 07: rung 03's arguments with C's tensor map after B's and, after the bias, a flag:
+    0 where C breaks a TMA rule (the kernel then stores directly)."""
+    map_a, map_b, c_arg, *rest = _scaled_args(inst, a, b, c, m, n, k, workspace, bias)
+    *scaling, splits_ws, splits_ctr, splits = rest
+    map_c = tensor_map.output_map(inst.out_dtype, m, n, c.stride(0))
+    usable = tensor_map.fits(map_c, c.data_ptr())
+    block = tensor_map.encode(map_c, c.data_ptr()) if usable else hopper.NO_MAP
+    return (map_a, map_b, block, c_arg, *scaling, np.int32(usable), splits_ws, splits_ctr, splits)
+
+
+def _smem_scaled_tma_store(p: Mapping[str, int]) -> int:
+    # The ring rounded up to 1024 bytes, BUFFERS 8 KB staging slabs and 2 * BN fp32 column values a
+    # consumer warpgroup (sm90/epilogue_tma_store.cuh).
+    return -(-_smem(p) // 1024) * 1024 + (p["BM"] // 64) * (p["BUFFERS"] * 64 * 128 + 2 * p["BN"] * 4)
+
+
+def _valid_scaled_tma_store(p: Mapping[str, int]) -> bool:
+    return _valid(p) and p["BUFFERS"] in (1, 2) and _smem_scaled_tma_store(p) <= 227 * 1024
+
+
 def _smem_scaled(p: Mapping[str, int]) -> int:
     # Rung 02's, then each consumer's BN column scales and BN bias values (fp32).
     return _smem(p) + 2 * (p["BM"] // 64) * p["BN"] * 4
@@ -188,4 +210,11 @@ IGEMM: tuple[KernelSpec, ...] = (
           "workspace": _swapped(hopper.split_scratch), "counters": _swapped(hopper.split_counters),
           "shape_params": _decode_params, "valid": _valid_decode,
           "tuning": {"BM": (64, 128), "BK": (128, 256), "STAGES": (4, 6, 8), "IN_FLIGHT": (0, 1)}}),
+    _f(7, "W8A8: rung 03's values stored through shared memory and TMA, behind the next tile's main loop",
+       "scaled_tma_store", "igemm_scaled_tma_store",
+       abi=_scaled_tma_store_args, outputs={"int8": ("bfloat16", "float16", "float32")},
+       called_by="warpgemm.scaled_matmul", constraints=(_TMA8, "A row-major, B column-major", _K_BOUND),
+       **{**_PIPELINE, "params": {**_PIPELINE["params"], "BUFFERS": 1},
+          "smem_bytes": _smem_scaled_tma_store, "valid": _valid_scaled_tma_store,
+          "tuning": {"BN": (128, 256), "STAGES": (3, 4), "BUFFERS": (1, 2), "GROUP": (8, 16), "IN_FLIGHT": (0, 1)}}),
 )

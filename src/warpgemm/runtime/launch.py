@@ -415,7 +415,10 @@ class DriverLaunch:
             _bind_context(device)
         handle = torch._C._cuda_getCurrentRawStream(device)
         if self._direct is not None:
-            err = self._direct(*self._head, _stream_arg(handle), prepared.argv, None)
+            stream = _stream_args.get(handle)
+            if stream is None:
+                stream = _stream_arg(handle)
+            err = self._direct(*self._head, stream, prepared.argv, None)
             if err:
                 raise RuntimeError(f"{self.kernel.name_expression}: cuLaunchKernel failed: CUresult {err}")
             return

@@ -142,17 +142,23 @@ struct ScaledDirectEpilogue {
         cp_async_commit();
     }
 
-    template <int ACC>
-    __device__ __forceinline__ void store(const int32_t (&d)[ACC], int consumer, const Work& w) {
-        static_assert(ACC / 4 * 8 == BN, "the fragment holds BN columns");
-        const int row0 = w.m0 + 64 * consumer;
+    // This thread's two row scales (fragment elements i with (i / 2) % 2 = h are in row
+    // row0 + 16w + g + 8h), once the tile's column values have landed for every thread.
+    __device__ __forceinline__ void row_scales(int consumer, int row0, float (&sa)[2]) const {
         const int first = row0 + 16 * ((threadIdx.x >> 5) & 3) + ((threadIdx.x & 31) >> 2);
-        float sa[2];  // this thread's two rows (fragment elements i with (i / 2) % 2 = h are row first + 8 h)
 #pragma unroll
         for (int h = 0; h < 2; ++h)
             sa[h] = first + 8 * h < M ? __ldg(s.scale_a + (first + 8 * h) * s.scale_a_step) : 0.0f;
         cp_async_wait<0>();
         named_barrier_sync(FIRST_BARRIER + consumer, 128);  // every thread's copies have landed
+    }
+
+    template <int ACC>
+    __device__ __forceinline__ void store(const int32_t (&d)[ACC], int consumer, const Work& w) {
+        static_assert(ACC / 4 * 8 == BN, "the fragment holds BN columns");
+        const int row0 = w.m0 + 64 * consumer;
+        float sa[2];
+        row_scales(consumer, row0, sa);
         const uint32_t sb = scale_b_at(consumer), bb = bias_at(consumer);
         store_fragment<TC, ACC>(C, ldc, M, N, row0, w.n0, [&](int i, int, int col) {
             const int at = 4 * (col - w.n0);

@@ -18,6 +18,9 @@
 // Where C cannot be a TMA target (its rows not a multiple of 16 bytes apart, or its base not
 // 16-byte aligned), the host passes `tma = false` and the same kernel stores with store_direct.
 //
+// The slab loop (store_slabs) takes the values from a function, so that the same staging serves
+// the fp16/bf16 epilogue (sums + bias) and the scaled int8 one (ScaledTmaStoreEpilogue).
+//
 // A fragment of the warpgroup (thread lane 4g + t of warp w) is d[4j + 2h + e] = C(16w + g + 8h,
 // 8j + 2t + e), as in sm90/epilogue_direct.cuh. stmatrix .x4 stores four 8 x 8 matrices from
 // four registers; lanes 8i .. 8i + 7 give the row addresses of matrix i. Matrices (rows 0-7,
@@ -33,15 +36,73 @@
 namespace wg {
 namespace sm90 {
 
-template <typename TC, typename T, int BN>
-struct TmaStoreEpilogue {
-    static constexpr int SLAB_COLS = 128 / static_cast<int>(sizeof(TC));  // 64 (16-bit C) or 32 (fp32)
-    static constexpr int SLABS = BN / SLAB_COLS;
-    static constexpr int SLAB_BYTES = 64 * 128;
-    static constexpr int BUFFERS = 2;
-    static constexpr int BYTES_PER_CONSUMER = BUFFERS * SLAB_BYTES;  // 16 KB a consumer warpgroup
+// The slabs of a consumer warpgroup's 64 x BN tile at (row0, n0), through BUFFERS staging
+// buffers of 64 x 128 bytes at `mine` (1024-byte aligned) and TMA stores of `tma_c`.
+// values(j, v) fills v[2h + e] with the fp32 value of fragment element 4j + 2h + e, which belongs
+// at C(row0 + 16w + g + 8h, n0 + 8j + 2t + e) (lane 4g + t of warp w): a column pair in two rows,
+// so that per-column values (bias, scales) are read once for both. They are rounded once to TC.
+// `slabs_done` counts this warpgroup's slabs: it picks the buffer.
+// Uses named barrier 1 + consumer.
+template <typename TC, int BN, int BUFFERS, typename Values>
+__device__ __forceinline__ void store_slabs(const TmaDescriptor* tma_c, uint32_t mine, int& slabs_done, int consumer,
+                                            int row0, int n0, int N, Values values) {
+    constexpr int SLAB_COLS = 128 / static_cast<int>(sizeof(TC));  // 64 (16-bit C) or 32 (fp32)
+    constexpr int SLABS = BN / SLAB_COLS;
+    constexpr int SLAB_BYTES = 64 * 128;
     static_assert(sizeof(TC) == 2 || sizeof(TC) == 4, "C is fp16, bf16 or fp32");
     static_assert(BN % SLAB_COLS == 0, "BN must be a multiple of 64 (16-bit C) or 32 (fp32 C)");
+    static_assert(BUFFERS == 1 || BUFFERS == 2, "one staging buffer, or two that alternate");
+    const int tid = threadIdx.x & 127;
+    const int warp = tid >> 5, lane = tid & 31, g = lane >> 2, t = lane & 3;
+#pragma unroll
+    for (int s = 0; s < SLABS; ++s) {
+        const int col0 = n0 + s * SLAB_COLS;
+        if (col0 >= N) break;  // uniform: the rest of the tile is past C's right edge
+        const uint32_t buf = mine + (BUFFERS == 1 ? 0 : (slabs_done & 1) * SLAB_BYTES);
+        if (tid == 0) tma_store_wait_read<BUFFERS - 1>();
+        named_barrier_sync(1 + consumer, 128);
+        if constexpr (sizeof(TC) == 2) {
+#pragma unroll
+            for (int q = 0; q < SLAB_COLS / 16; ++q) {
+                const int j = s * (SLAB_COLS / 8) + 2 * q;  // fragment column groups j, j + 1
+                float v[4], u[4];
+                values(j, v);
+                values(j + 1, u);
+                const uint32_t r[4] = {sm80::pack2<TC>(v[0], v[1]), sm80::pack2<TC>(v[2], v[3]),
+                                       sm80::pack2<TC>(u[0], u[1]), sm80::pack2<TC>(u[2], u[3])};
+                const int i = lane >> 3;
+                const int row = 16 * warp + 8 * (i & 1) + (lane & 7);
+                const int chunk = 2 * q + (i >> 1);
+                SM90_U32x4_STSM_N::copy(r, buf + row * 128 + ((chunk ^ (row & 7)) << 4));
+            }
+        } else {
+#pragma unroll
+            for (int q = 0; q < SLAB_COLS / 8; ++q) {
+                float v[4];
+                values(s * (SLAB_COLS / 8) + q, v);
+#pragma unroll
+                for (int h = 0; h < 2; ++h) {
+                    const int row = 16 * warp + g + 8 * h;
+                    const int chunk = 2 * q + (t >> 1);
+                    st_shared_v2_f32(buf + row * 128 + ((chunk ^ (row & 7)) << 4) + (t & 1) * 8, v[2 * h],
+                                     v[2 * h + 1]);
+                }
+            }
+        }
+        fence_proxy_async_shared();  // the writes above, visible to the TMA's reads
+        named_barrier_sync(1 + consumer, 128);
+        if (tid == 0) {
+            SM90_TMA_STORE_2D::copy(tma_c, buf, col0, row0);
+            tma_store_commit();
+        }
+        ++slabs_done;
+    }
+}
+
+template <typename TC, typename T, int BN>
+struct TmaStoreEpilogue {
+    static constexpr int BUFFERS = 2;
+    static constexpr int BYTES_PER_CONSUMER = BUFFERS * 64 * 128;  // 16 KB a consumer warpgroup
 
     const TmaDescriptor* tma_c;
     TC* C;
@@ -60,69 +121,67 @@ struct TmaStoreEpilogue {
             return;
         }
         if (row0 >= M) return;  // the whole warpgroup's rows are past C's edge (uniform)
-        const int tid = threadIdx.x & 127;
-        const int warp = tid >> 5, lane = tid & 31, g = lane >> 2, t = lane & 3;
-        const uint32_t mine = staging + consumer * BYTES_PER_CONSUMER;
-#pragma unroll
-        for (int s = 0; s < SLABS; ++s) {
-            const int col0 = n0 + s * SLAB_COLS;
-            if (col0 >= N) break;  // uniform: the rest of the tile is past C's right edge
-            const uint32_t buf = mine + (slabs_done & 1) * SLAB_BYTES;
-            if (tid == 0) tma_store_wait_read<BUFFERS - 1>();
-            named_barrier_sync(1 + consumer, 128);
-            if constexpr (sizeof(TC) == 2) {
-#pragma unroll
-                for (int q = 0; q < SLAB_COLS / 16; ++q) {
-                    const int j = s * (SLAB_COLS / 8) + 2 * q;  // fragment column groups j, j + 1
-                    float b[4] = {0.0f, 0.0f, 0.0f, 0.0f};
-                    if (bias != nullptr) {
-                        const int c = col0 + 16 * q + 2 * t;
-                        if (c < N) b[0] = sm80::to_float(bias[c]);
-                        if (c + 1 < N) b[1] = sm80::to_float(bias[c + 1]);
-                        if (c + 8 < N) b[2] = sm80::to_float(bias[c + 8]);
-                        if (c + 9 < N) b[3] = sm80::to_float(bias[c + 9]);
-                    }
-                    const uint32_t r[4] = {sm80::pack2<TC>(d[4 * j] + b[0], d[4 * j + 1] + b[1]),
-                                           sm80::pack2<TC>(d[4 * j + 2] + b[0], d[4 * j + 3] + b[1]),
-                                           sm80::pack2<TC>(d[4 * j + 4] + b[2], d[4 * j + 5] + b[3]),
-                                           sm80::pack2<TC>(d[4 * j + 6] + b[2], d[4 * j + 7] + b[3])};
-                    const int i = lane >> 3;
-                    const int row = 16 * warp + 8 * (i & 1) + (lane & 7);
-                    const int chunk = 2 * q + (i >> 1);
-                    SM90_U32x4_STSM_N::copy(r, buf + row * 128 + ((chunk ^ (row & 7)) << 4));
-                }
-            } else {
-#pragma unroll
-                for (int q = 0; q < SLAB_COLS / 8; ++q) {
-                    const int j = s * (SLAB_COLS / 8) + q;
-                    const int c = col0 + 8 * q + 2 * t;
-                    float b0 = 0.0f, b1 = 0.0f;
-                    if (bias != nullptr) {
-                        if (c < N) b0 = sm80::to_float(bias[c]);
-                        if (c + 1 < N) b1 = sm80::to_float(bias[c + 1]);
-                    }
-#pragma unroll
-                    for (int h = 0; h < 2; ++h) {
-                        const int row = 16 * warp + g + 8 * h;
-                        const int chunk = 2 * q + (t >> 1);
-                        st_shared_v2_f32(buf + row * 128 + ((chunk ^ (row & 7)) << 4) + (t & 1) * 8,
-                                         d[4 * j + 2 * h] + b0, d[4 * j + 2 * h + 1] + b1);
-                    }
-                }
+        const int t = threadIdx.x & 3;
+        store_slabs<TC, BN, BUFFERS>(tma_c, staging + consumer * BYTES_PER_CONSUMER, slabs_done, consumer, row0,
+                                     n0, N, [&](int j, float (&v)[4]) {
+            const int c = n0 + 8 * j + 2 * t;
+            float b[2] = {0.0f, 0.0f};
+            if (bias != nullptr) {
+                if (c < N) b[0] = sm80::to_float(bias[c]);
+                if (c + 1 < N) b[1] = sm80::to_float(bias[c + 1]);
             }
-            fence_proxy_async_shared();  // the writes above, visible to the TMA's reads
-            named_barrier_sync(1 + consumer, 128);
-            if (tid == 0) {
-                SM90_TMA_STORE_2D::copy(tma_c, buf, col0, row0);
-                tma_store_commit();
-            }
-            ++slabs_done;
-        }
+#pragma unroll
+            for (int e = 0; e < 4; ++e) v[e] = d[4 * j + e] + b[e & 1];
+        });
     }
 
     __device__ __forceinline__ void prepare(int, const Work&) {}
 
     // Before the block exits: the last stores have read their buffers and written C.
+    __device__ __forceinline__ void finish(int) {
+        if (tma && (threadIdx.x & 127) == 0) tma_store_wait<0>();
+    }
+};
+
+// The scaled int8 epilogue (igemm rung 07) on the same slabs: ScaledDirectEpilogue's values,
+// s32 sum * scale_a[row] * scale_b[col] + bias[col] in fp32, rounded once, stored through shared
+// memory and TMA so that the stores overlap the next tile's main loop. The tile's column scales
+// and bias are in shared memory (prepare, inherited); without a TMA target for C it stores as
+// ScaledDirectEpilogue does. BUFFERS staging buffers a consumer: one leaves room for four
+// stages of 128 x 256 x 128 int8 next to the column values, two let a slab's writes overlap the
+// last slab's store.
+template <typename TC, int BN, int BUFFERS>
+struct ScaledTmaStoreEpilogue : ScaledDirectEpilogue<TC, BN> {
+    static constexpr int BYTES_PER_CONSUMER = BUFFERS * 64 * 128;
+
+    const TmaDescriptor* tma_c;
+    uint32_t staging;  // BYTES_PER_CONSUMER per consumer, 1024-byte aligned
+    bool tma;
+    int slabs_done = 0;
+
+    template <int ACC>
+    __device__ __forceinline__ void store(const int32_t (&d)[ACC], int consumer, const Work& w) {
+        static_assert(ACC / 4 * 8 == BN, "the fragment holds BN columns");
+        if (!tma) {
+            ScaledDirectEpilogue<TC, BN>::store(d, consumer, w);
+            return;
+        }
+        const int row0 = w.m0 + 64 * consumer, n0 = w.n0;
+        if (row0 >= this->M) return;  // uniform; the next prepare waits for this tile's column copies
+        float sa[2];
+        this->row_scales(consumer, row0, sa);
+        const uint32_t sb = this->scale_b_at(consumer), bb = this->bias_at(consumer);
+        const int t = threadIdx.x & 3;
+        store_slabs<TC, BN, BUFFERS>(tma_c, staging + consumer * BYTES_PER_CONSUMER, slabs_done, consumer, row0, n0,
+                                     this->N, [&](int j, float (&v)[4]) {
+            const int at = 4 * (8 * j + 2 * t);
+            const float scale[2] = {ld_volatile_shared_f32(sb + at), ld_volatile_shared_f32(sb + at + 4)};
+            const float add[2] = {ld_volatile_shared_f32(bb + at), ld_volatile_shared_f32(bb + at + 4)};
+#pragma unroll
+            for (int e = 0; e < 4; ++e) v[e] = static_cast<float>(d[4 * j + e]) * sa[e >> 1] * scale[e & 1] + add[e & 1];
+        });
+    }
+
     __device__ __forceinline__ void finish(int) {
         if (tma && (threadIdx.x & 127) == 0) tma_store_wait<0>();
     }
