@@ -34,8 +34,8 @@ SECTIONS: list[tuple[str, str, list[str]]] = [
      ["warpgemm.patch", "warpgemm.unpatch", "warpgemm.nn.Linear", "warpgemm.nn.linear", "warpgemm.nn.fallbacks",
       "warpgemm.nn.Int8Linear", "warpgemm.nn.quantize_rows", "warpgemm.plan.clear"]),
     ("int4 storage", "`warpgemm.int4`: two 4-bit values a byte, in the nibble order of the integer mma "
-     "fragments.",
-     ["warpgemm.int4.pack", "warpgemm.int4.unpack"]),
+     "fragments, and the operand type that `warpgemm.matmul` multiplies exactly into int32.",
+     ["warpgemm.int4.pack", "warpgemm.int4.unpack", "warpgemm.int4.Packed"]),
     ("Choosing a kernel", "`kernel=\"auto\"` as data (`warpgemm.dispatch`), and the tuner's table and search "
      "(`warpgemm.tuning`).",
      ["warpgemm.dispatch.Rule", "warpgemm.dispatch.choose", "warpgemm.tuning.search.tune",

@@ -76,7 +76,8 @@ def test_the_mma_ceiling_probe_compiles():
 
 @pytest.mark.parametrize("spec", catalog.kernels(arch="sm_75"), ids=lambda s: s.name)
 def test_kernels_of_the_oldest_arch_compile_for_it(spec):
-    k = warpgemm.compile(spec.name, spec.arch)
+    a_layout, b_layout = spec.layouts[0]
+    k = warpgemm.compile(spec.name, spec.arch, a_layout=a_layout, b_layout=b_layout)
     assert k.arch == "sm_75" and k.spill_bytes == 0
 
 

@@ -50,12 +50,20 @@ PTX_FRAGMENTS = {
         a=lambda l, i: (_g(l) + 8 * ((i >> 3) & 1), 8 * _t(l) + (i & 7) + 32 * (i >> 4)),
         b=lambda l, i: (8 * _t(l) + (i & 7) + 32 * (i >> 3), _g(l)),
         c=lambda l, i: (_g(l) + 8 * (i >> 1), 2 * _t(l) + (i & 1))),
+    "SM80_16x8x32_S32S4S4S32_TN": dict(
+        a=lambda l, i: (_g(l) + 8 * (i >> 3), 8 * _t(l) + (i & 7)),
+        b=lambda l, i: (8 * _t(l) + i, _g(l)),
+        c=lambda l, i: (_g(l) + 8 * (i >> 1), 2 * _t(l) + (i & 1))),
     # Quad-pair 0 of m8n8k4 (lanes 0-3 and 16-19), .row A and .col B.
     "SM70_8x8x4_F16F16F16F16_TN": dict(
         a=lambda l, i: (l % 4 + 4 * (l >= 16), i),
         b=lambda l, i: (i, l % 4 + 4 * (l >= 16)),
         c=lambda l, i: (l % 4 + 4 * (l >= 16), i)),
 }
+PTX_FRAGMENTS = {**PTX_FRAGMENTS,
+                 # u4 has the s4 fragments: the PTX ISA gives one table for .u4/.s4.
+                 **{name.replace("S4S4", "U4U4"): PTX_FRAGMENTS[name] for name in (
+                     "SM80_8x8x32_S32S4S4S32_TN", "SM80_16x8x32_S32S4S4S32_TN", "SM80_16x8x64_S32S4S4S32_TN")}}
 PTX_FRAGMENTS["SM80_16x8x16_F32F16F16F32_TN"] = PTX_FRAGMENTS["SM80_16x8x16_F16F16F16F16_TN"]
 PTX_FRAGMENTS["SM80_16x8x16_F32BF16BF16F32_TN"] = PTX_FRAGMENTS["SM80_16x8x16_F16F16F16F16_TN"]
 
@@ -63,6 +71,8 @@ REQUIRED_MMA = [
     "SM80_16x8x16_F16F16F16F16_TN", "SM80_16x8x16_F32F16F16F32_TN", "SM80_16x8x16_F32BF16BF16F32_TN",
     "SM80_16x8x8_F32TF32TF32F32_TN", "SM80_16x8x32_S32S8S8S32_TN", "SM80_16x8x64_S32S4S4S32_TN",
     "SM80_8x8x32_S32S4S4S32_TN", "SM70_8x8x4_F16F16F16F16_TN",
+    "SM80_8x8x32_S32U4U4S32_TN", "SM80_16x8x32_S32S4S4S32_TN", "SM80_16x8x32_S32U4U4S32_TN",
+    "SM80_16x8x64_S32U4U4S32_TN",
 ]
 
 
@@ -104,6 +114,9 @@ def test_register_counts_follow_the_types():
     assert mma_atom("SM80_16x8x32_S32S8S8S32_TN").registers() == {"a": 4, "b": 2, "c": 4}
     assert mma_atom("SM80_16x8x64_S32S4S4S32_TN").registers() == {"a": 4, "b": 2, "c": 4}
     assert mma_atom("SM80_8x8x32_S32S4S4S32_TN").registers() == {"a": 1, "b": 1, "c": 2}
+    assert mma_atom("SM80_16x8x32_S32S4S4S32_TN").registers() == {"a": 2, "b": 1, "c": 4}
+    assert mma_atom("SM80_16x8x32_S32U4U4S32_TN").registers() == {"a": 2, "b": 1, "c": 4}
+    assert mma_atom("SM80_16x8x64_S32U4U4S32_TN").registers() == {"a": 4, "b": 2, "c": 4}
     assert mma_atom("SM70_8x8x4_F16F16F16F16_TN").registers() == {"a": 2, "b": 2, "c": 4}
 
 

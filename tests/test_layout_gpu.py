@@ -95,11 +95,13 @@ PROBE_KIND = {
     "SM80_16x8x16_F32BF16BF16F32_TN": 2, "SM80_16x8x8_F32TF32TF32F32_TN": 3,
     "SM80_16x8x32_S32S8S8S32_TN": 4, "SM80_16x8x64_S32S4S4S32_TN": 5,
     "SM80_8x8x32_S32S4S4S32_TN": 6, "SM70_8x8x4_F16F16F16F16_TN": 7,
+    "SM80_16x8x64_S32U4U4S32_TN": 8, "SM80_8x8x32_S32U4U4S32_TN": 9,
+    "SM80_16x8x32_S32S4S4S32_TN": 10, "SM80_16x8x32_S32U4U4S32_TN": 11,
 }
 
 
 def _random_matrix(rng: random.Random, rows: int, cols: int, dtype: str):
-    lo, hi = {"s4": (-8, 7), "s8": (-128, 127)}.get(dtype, (-4, 4))
+    lo, hi = {"s4": (-8, 7), "u4": (0, 15), "s8": (-128, 127)}.get(dtype, (-4, 4))
     return [[rng.randint(lo, hi) for _ in range(cols)] for _ in range(rows)]
 
 

@@ -49,7 +49,9 @@ def test_every_atom_the_kernels_use_has_one_wrapper():
     for name in ("SM80_16x8x16_F32F16F16F32_TN", "SM80_16x8x16_F32BF16BF16F32_TN",
                  "SM80_16x8x16_F16F16F16F16_TN", "SM80_16x8x8_F32TF32TF32F32_TN",
                  "SM80_16x8x32_S32S8S8S32_TN", "SM80_16x8x64_S32S4S4S32_TN", "SM80_8x8x32_S32S4S4S32_TN",
-                 "SM70_8x8x4_F16F16F16F16_TN", "SM75_U32x4_LDSM_N", "SM75_U16x8_LDSM_T"):
+                 "SM70_8x8x4_F16F16F16F16_TN", "SM75_U32x4_LDSM_N", "SM75_U16x8_LDSM_T",
+                 "SM80_8x8x32_S32U4U4S32_TN", "SM80_16x8x32_S32S4S4S32_TN", "SM80_16x8x32_S32U4U4S32_TN",
+                 "SM80_16x8x64_S32U4U4S32_TN"):
         assert name in structs
 
 

@@ -176,3 +176,25 @@ def test_int8_linear_runs_under_torch_compile():
     # Inductor fuses the per-token quantisation, which may round a few activations the other way:
     # the same product within int8 quantisation's error, not the same bits.
     assert _rel(compiled(x), q(x).cpu().double()) < 1e-2
+
+
+@pytest.mark.gpu
+@needs_hopper
+@pytest.mark.parametrize("m", [1, 16, 64])
+def test_int8_linear_replays_in_a_cuda_graph_at_decode_sizes(m):
+    """Int8Linear (activation quantisation and the swap-AB W8A8 kernel) captured once and replayed
+    on new inputs gives the eager call's bits."""
+    torch.manual_seed(0)
+    q = Int8Linear.from_float(torch.nn.Linear(1024, 768).cuda().to(torch.bfloat16))
+    x = torch.randn(m, 1024, device="cuda").to(torch.bfloat16)
+    q(x)  # compiles and plans outside the capture
+    torch.cuda.synchronize()
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        y = q(x)
+    for _ in range(2):
+        x.copy_(torch.randn(m, 1024, device="cuda").to(torch.bfloat16))
+        y.fill_(float("nan"))
+        graph.replay()
+        torch.cuda.synchronize()
+        assert torch.equal(y, q(x))

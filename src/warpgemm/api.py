@@ -14,6 +14,7 @@ from typing import Any, Mapping
 import torch
 
 from . import catalog, dispatch, dtypes, plan, torch_ops
+from .int4 import Packed as _Packed4
 from .catalog import KernelInstance, KernelSpec, Workspace
 from .errors import NoDeviceError
 from .operands import Operand, detect, prepare
@@ -138,7 +139,9 @@ def _fit_params(spec: KernelSpec, p: dict[str, int], explicit: Mapping[str, int]
 def matmul(a: torch.Tensor, b: torch.Tensor, *, out_dtype: torch.dtype | None = None,
            bias: torch.Tensor | None = None, kernel: str = "auto", out: torch.Tensor | None = None,
            **params: int) -> torch.Tensor:
-    """``a @ b`` (+ ``bias``) for 2-D CUDA tensors, computed by a warpgemm kernel.
+    """``a @ b`` (+ ``bias``) for 2-D CUDA tensors, computed by a warpgemm kernel; for
+    :class:`warpgemm.int4.Packed` operands, the exact int32 product of 4-bit integers
+    (:mod:`warpgemm.int4_matmul`).
 
     ``kernel="auto"`` picks the kernel and its parameters from the shipped dispatch rules
     (:mod:`warpgemm.dispatch`) for this GPU, dtype, shape and operand layout; for float32 it
@@ -157,6 +160,10 @@ def matmul(a: torch.Tensor, b: torch.Tensor, *, out_dtype: torch.dtype | None = 
     implementation directly, and a repeated problem (same shapes, strides, dtypes, devices)
     launches from its plan (:mod:`warpgemm.plan`), without validating or choosing again.
     """
+    if isinstance(a, _Packed4) or isinstance(b, _Packed4):  # 4-bit operands: their own path
+        from .int4_matmul import matmul as int4_matmul
+
+        return int4_matmul(a, b, out_dtype=out_dtype, bias=bias, kernel=kernel, out=out, **params)
     if torch.compiler.is_compiling():
         return _via_op(a, b, bias, out_dtype, kernel, params, out)
     try:

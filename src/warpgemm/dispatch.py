@@ -113,6 +113,19 @@ RULES: tuple[Rule, ...] = (
     Rule("igemm/05_swap_ab_row_major_b", "int8", capability=(90, 90), layouts=(("row", "row"),),
          note="row-major B: the transposing copy on the swapped problem (docs/igemm.md)"),
     Rule("igemm/02_wgmma_s8", "int8", capability=(90, 90), note="the s8 wgmma kernel (docs/igemm.md)"),
+    # int8 elsewhere (sm_80, sm_86, sm_89, and after Hopper): the mma.sync m16n8k32 kernel, every
+    # layout read in place.
+    Rule("igemm/01_mma_sync_s8", "int8", capability=(80, INF),
+         note="the s8 mma.sync kernel, any layout (docs/igemm.md); not measured on these GPUs yet"),
+    # 4-bit integers (warpgemm.int4.Packed, "int4" = s4, "uint4" = u4), A (M, K) and W (N, K) packed
+    # along K. A Hopper kernel that widens int4 to int8 on chip for the s8 wgmma goes here, as a
+    # capability=(90, 90) rule before these: every 4-bit mma.sync is emulated on sm_90.
+    *(Rule("int4/04_mma_m16n8k64", dt, capability=(80, INF), layouts=_LINEAR,
+           note="the largest 4-bit mma.sync form (docs/igemm.md); not yet measured")
+      for dt in ("int4", "uint4")),
+    *(Rule("int4/02_mma_m8n8k32", dt, capability=(75, 79), layouts=_LINEAR,
+           note="Turing has the m8n8k32 4-bit forms only (docs/igemm.md)")
+      for dt in ("int4", "uint4")),
     # fp16 / bf16: the tuned mma.sync rung (its tuning table refines it per shape).
     Rule("hgemm/07_tuned", "float16", capability=(80, INF), note="the fastest mma.sync rung"),
     Rule("hgemm/07_tuned", "bfloat16", capability=(80, INF), note="the fastest mma.sync rung"),

@@ -17,6 +17,7 @@ class DType:
     short: str
     """The label in tables and benchmark results: ``fp32``, ``bf16``, ..."""
     bytes: int
+    """Bytes per element; for the 4-bit types, bytes per stored unit of two elements."""
 
 
 DTYPES: dict[str, DType] = {d.name: d for d in (
@@ -25,6 +26,9 @@ DTYPES: dict[str, DType] = {d.name: d for d in (
     DType("bfloat16", "wg::bf16_t", "bf16", 2),
     DType("int8", "wg::int8_t", "int8", 1),
     DType("int32", "int", "int32", 4),
+    # 4-bit integers, two to a byte (warpgemm.int4.Packed): signed (s4) and unsigned (u4).
+    DType("int4", "wg::s4x2_t", "s4", 1),
+    DType("uint4", "wg::u4x2_t", "u4", 1),
 )}
 
 

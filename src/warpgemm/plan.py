@@ -26,21 +26,11 @@ from .runtime.launch import DriverLaunch, zeroed_counters
 _plans: dict[tuple, "Plan | ArgsPlan"] = {}
 
 
-def _output_like(shape: tuple[int, int], dtype: torch.dtype, device: torch.device) -> torch.Tensor | None:
-    """One element broadcast to ``shape``: ``torch.empty_like`` of it is a new contiguous tensor
-    of ``shape`` (a broadcast tensor is not dense, so empty_like lays its copy out row-major),
-    and costs less host time than ``torch.empty`` (one argument to parse, not three). None
-    where that does not hold."""
-    like = torch.empty(1, dtype=dtype, device=device).expand(shape)
-    probe = torch.empty_like(like)
-    return like if probe.is_contiguous() and probe.shape == like.shape else None
-
-
 class _Launcher:
     """What every plan shares: the problem's output, the alignment its operands must keep, and
     the bias added after the kernel when the kernel does not add it. Subclasses launch."""
 
-    __slots__ = ("shape", "dtype", "align", "device", "bias_after", "_device", "_like")
+    __slots__ = ("shape", "dtype", "align", "device", "bias_after", "_device", "_new_output")
 
     def __init__(self, shape: tuple[int, int], dtype: torch.dtype, align: int, device: int, bias_after: bool):
         self.shape = shape
@@ -51,13 +41,10 @@ class _Launcher:
         self._device = torch.device("cuda", device)
         self.bias_after = bias_after
         """The kernel does not add the bias: ``run`` adds it after."""
-        self._like = _output_like(shape, dtype, self._device)
-
-    def _output(self) -> torch.Tensor:
-        """A new contiguous output."""
-        if self._like is not None:
-            return torch.empty_like(self._like)
-        return torch.empty(self.shape, dtype=self.dtype, device=self._device)
+        # new_empty of an empty tensor of the output's dtype and device: a new contiguous output
+        # for one argument to parse, not torch.empty's three. The empty tensor holds no memory,
+        # so it is no allocation that a CUDA-graph memory pool would have to account for.
+        self._new_output = torch.empty(0, dtype=dtype, device=self._device).new_empty
 
     def run(self, a: torch.Tensor, b: torch.Tensor, bias: torch.Tensor | None,
             out: torch.Tensor | None) -> torch.Tensor | None:
@@ -66,7 +53,7 @@ class _Launcher:
         pa, pb = a.data_ptr(), b.data_ptr()
         if (pa | pb) % self.align:
             return None
-        c = self._output() if out is None else out
+        c = self._new_output(self.shape) if out is None else out
         self._launch(a, b, pa, pb, c, None if self.bias_after else bias)
         if self.bias_after and bias is not None:
             c.add_(bias)

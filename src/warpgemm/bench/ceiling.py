@@ -11,10 +11,13 @@ import torch
 from ..runtime import compile_kernel, launch
 
 KINDS = {"tf32 m16n8k8": (0, 2 * 16 * 8 * 8), "f16 m16n8k16": (1, 2 * 16 * 8 * 16),
-         "bf16 m16n8k16": (2, 2 * 16 * 8 * 16), "f16acc m16n8k16": (3, 2 * 16 * 8 * 16)}
-"""Instruction (kind code for kernels/bench/mma_ceiling.cu, FLOP per instruction)."""
+         "bf16 m16n8k16": (2, 2 * 16 * 8 * 16), "f16acc m16n8k16": (3, 2 * 16 * 8 * 16),
+         "s8 m16n8k32": (4, 2 * 16 * 8 * 32)}
+"""Instruction (kind code for kernels/bench/mma_ceiling.cu, FLOP (or integer operations) per
+instruction)."""
 _OPERAND_DTYPES = {"tf32 m16n8k8": torch.float32, "f16 m16n8k16": torch.float16,
-                   "bf16 m16n8k16": torch.bfloat16, "f16acc m16n8k16": torch.float16}
+                   "bf16 m16n8k16": torch.bfloat16, "f16acc m16n8k16": torch.float16,
+                   "s8 m16n8k32": torch.int8}
 OPERANDS = {"random": 4, "constant": 1}
 """Operand data of the loop -> fragment sets per lane. ``random``: N(0,1) values, like the
 benchmark's inputs, changing from each instruction to the next (the denominator of every
@@ -79,11 +82,15 @@ def measure(kind: str = "tf32 m16n8k8", iters: int = 4096, runs: int = 20, *,
 
 def operand_words(kind: str, sets: int) -> torch.Tensor:
     """``sets`` fragments of 6 registers for 32 lanes, as 32-bit words of N(0,1) values in the
-    instruction's input type, from a generator in a fixed state: every run sees the same data."""
+    instruction's input type (int8: uniform over the full range, as the int8 benchmark draws
+    its inputs), from a generator in a fixed state: every run sees the same data."""
     dtype = _OPERAND_DTYPES[kind]
     per_word = 4 // torch.tensor([], dtype=dtype).element_size()
     gen = torch.Generator().manual_seed(0x5EED)
-    values = torch.randn(sets * 6 * 32 * per_word, generator=gen).to(dtype)
+    if dtype == torch.int8:
+        values = torch.randint(-128, 128, (sets * 6 * 32 * per_word,), generator=gen, dtype=torch.int8)
+    else:
+        values = torch.randn(sets * 6 * 32 * per_word, generator=gen).to(dtype)
     return values.view(torch.int32)
 
 
@@ -98,7 +105,8 @@ def main(json_path: str | None = None, sweep: bool = False) -> int:
 
     rows = [measure(kind, operands=ops) for kind in KINDS for ops in OPERANDS]
     for r in rows:
-        print(f"mma.sync {r['kind']:<15} {r['operands']:<8} operands {r['tflops']:8.1f} TFLOP/s  "
+        rate = "TOPS   " if r["kind"].startswith("s8") else "TFLOP/s"
+        print(f"mma.sync {r['kind']:<15} {r['operands']:<8} operands {r['tflops']:8.1f} {rate}  "
               f"({r['median_ms']:.3f} ms)")
     doc: dict[str, Any] = {"family": "ceiling", "context": context.collect(), "results": rows}
     if sweep:

@@ -197,13 +197,14 @@ def markdown_table(result: dict[str, Any]) -> str:
         best = max(mine, key=lambda r: r["of_ceiling"])
         lo, hi = min(r["ceiling_tflops"] for r in mine), max(r["ceiling_tflops"] for r in mine)
         span = f"{lo:.1f}" if round(lo, 1) == round(hi, 1) else f"{lo:.1f}-{hi:.1f}"
+        rate = unit.split(" ")[0]  # TFLOP/s, or TOPS for integer kernels
         line = (f"The {kind} mma.sync ceiling on random operands, timed in the same rounds as the "
-                f"kernels: {span} TFLOP/s; the best fraction of it is {best['of_ceiling']:.2f}x "
+                f"kernels: {span} {rate}; the best fraction of it is {best['of_ceiling']:.2f}x "
                 f"(`{best['kernel']}`, {_case_label(best)})")
         idle = (result.get("ceiling") or {}).get(kind)
         if idle and "tflops_after" in idle:
             line += (f". Back to back on its own before and after the run: {idle['tflops_before']:.1f} "
-                     f"and {idle['tflops_after']:.1f} TFLOP/s")
+                     f"and {idle['tflops_after']:.1f} {rate}")
         out += ["", line + "."]
     graphed = [c for c in cases if any("graph_tflops" in r for r in rows if _case_label(r) == c)]
     if graphed:

@@ -15,6 +15,7 @@ from .decode import DECODE, DECODE_FAMILY
 from .hgemm import HGEMM, HGEMM_FAMILY
 from .hopper import HOPPER, HOPPER_FAMILY
 from .igemm import IGEMM, IGEMM_FAMILY
+from .int4 import INT4, INT4_FAMILY
 from .sgemm import SGEMM, SGEMM_FAMILY
 from .spec import (ALL_LAYOUTS, COL, ROW, Family, KernelInstance, KernelSpec, Launch, Math, Step,
                    Workspace, capability_of, gemm_args, gemm_bias_args)
@@ -33,13 +34,18 @@ MATHS: dict[str, Math] = {m.name: m for m in (
          ceilings={"float16": "f16 m16n8k16", "bfloat16": "bf16 m16n8k16"}),
     Math("f16acc", "fp16 tensor cores, fp16 accumulation", baseline="cuBLAS fp16 (f16 acc)",
          fp16_accumulation=True, ceilings={"float16": "f16acc m16n8k16"}),
-    Math("i8i32", "int8 tensor cores, int32 accumulation", baseline="cuBLAS int8 (torch._int_mm)"),
+    Math("i8i32", "int8 tensor cores, int32 accumulation", baseline="cuBLAS int8 (torch._int_mm)",
+         ceilings={"int8": "s8 m16n8k32"}),
+    # cuBLAS has no int4 GEMM: the int4 bench (scripts/int4_bench.py) times the same logical
+    # problem in int8 beside it.
+    Math("i4i32", "4-bit integer tensor cores (s4/u4), int32 accumulation",
+         baseline="cuBLAS int8 (torch._int_mm) on int8 operands of the same size"),
 )}
 """Each kind of arithmetic, with its same-run baseline and its mma.sync ceiling."""
 
 FAMILIES: dict[str, Family] = {f.name: f for f in (SGEMM_FAMILY, HGEMM_FAMILY, HOPPER_FAMILY, DECODE_FAMILY,
-                                                    IGEMM_FAMILY)}
-CATALOG: tuple[KernelSpec, ...] = SGEMM + HGEMM + HOPPER + DECODE + IGEMM
+                                                    IGEMM_FAMILY, INT4_FAMILY)}
+CATALOG: tuple[KernelSpec, ...] = SGEMM + HGEMM + HOPPER + DECODE + IGEMM + INT4
 _BY_NAME: dict[str, KernelSpec] = {s.name: s for s in CATALOG}
 
 

@@ -1,5 +1,8 @@
 """Integer GEMM: int8 x int8 -> int32, exact, and the scaled W8A8 product (``kernels/igemm/``).
 
+Rung 01 is the portable one: hgemm/07's mma.sync pipeline on m16n8k32 (sm_80 and later), every
+layout read in place, with the ladder's ABI ``(A, B, C, M, N, K, lda, ldb, ldc)``.
+
 Rung 02 is the Hopper ladder's persistent pipeline (``hopper/04_persistent``) instantiated for
 the s8 wgmma atom: the same ABI, two TMA maps then C, M, N, K, ldc and the last wave's K split,
 without the bias (integer GEMM adds none in the kernel). Rung 03 adds the scales and the bias
@@ -17,7 +20,7 @@ import numpy as np
 
 from ..runtime import tensor_map
 from . import hopper
-from .spec import COL, NULL, ROW, Family, KernelSpec
+from .spec import ALL_LAYOUTS, COL, NULL, ROW, Family, KernelSpec, cdiv
 
 _TMA8 = ("TMA: 16-byte aligned base pointer and leading dimension (a multiple of 16 int8 elements); "
          "other inputs are copied to an aligned buffer first")
@@ -161,6 +164,35 @@ def _valid(p: Mapping[str, int]) -> bool:
             and _smem(p) <= 227 * 1024)
 
 
+_VEC16 = ("16-byte aligned base pointer and leading dimension (a multiple of 16 int8 elements); "
+          "other inputs are copied to an aligned buffer first")
+
+
+def _mma_sync_threads(p: Mapping[str, int]) -> int:
+    return 32 * (p["BM"] // p["WM"]) * (p["BN"] // p["WN"])
+
+
+def _mma_sync_smem(p: Mapping[str, int]) -> int:
+    # STAGES k-tiles of A and B (1-byte elements), or the int32 C staging tile, whichever is larger.
+    return max(p["STAGES"] * (p["BM"] + p["BN"]) * p["BK"], 4 * p["BM"] * p["BN"])
+
+
+def _mma_sync_valid(p: Mapping[str, int]) -> bool:
+    """The static_asserts of igemm/01 and its shared pieces, for every layout."""
+    bm, bn, bk, wm, wn = p["BM"], p["BN"], p["BK"], p["WM"], p["WN"]
+    if bk != 128 or bm % 64 or bn % 64 or bm % wm or bn % wn or wm % 16 or wn % 64:
+        return False
+    if not 3 <= p["STAGES"] <= 5 or p["SWIZZLE"] < 1 or wm * wn > 64 * 64:  # at most 128 s32 sums a thread
+        return False
+    # 8 warps: the in-place transposing copy of an MN-major operand wants a multiple of 256
+    # threads, and 16 warps would leave 128 registers a thread (spills); each operand tile's
+    # 16-byte chunks split evenly over them.
+    t = _mma_sync_threads(p)
+    if t != 256 or (bm * bk // 16) % t or (bn * bk // 16) % t:
+        return False
+    return _mma_sync_smem(p) <= 227 * 1024
+
+
 IGEMM_FAMILY = Family(
     name="igemm", title="Integer GEMM (int8 in, int32 out, exact)", bench_dtype="int8", square_max=16384,
     defaults=dict(outputs={"int8": ("int32",)}, math="i8i32", typed=True, align_elems=16),
@@ -180,6 +212,17 @@ _COPYING = {"BM": 128, "BN": 256, "BK": 128, "STAGES": 4, "GROUP": 8, "SPLITS": 
 _COPY_TUNING = {"BN": (128, 256), "STAGES": (3, 4), "GROUP": (8, 16)}
 
 IGEMM: tuple[KernelSpec, ...] = (
+    _f(1, "hgemm/07's mma.sync pipeline on m16n8k32 (sm_80 on); MN-major operands turned K-major in "
+          "shared memory", "mma_sync_s8", "igemm_mma_sync_s8",
+       arch="sm_80", layouts=ALL_LAYOUTS,
+       params={"BM": 256, "BN": 128, "BK": 128, "WM": 64, "WN": 64, "STAGES": 4, "SWIZZLE": 16},
+       threads=_mma_sync_threads, tile=lambda p: (p["BM"], p["BN"]), smem_bytes=_mma_sync_smem,
+       grid=lambda m, n, p: (cdiv(n, p["BN"]) * cdiv(m, p["BM"]), 1, 1),
+       constraints=(_VEC16, "every layout read in place (ldmatrix reads 8-bit tiles K-major; an MN-major "
+                            "operand is turned K-major in shared memory)", _K_BOUND),
+       tuning={"BM": (64, 128, 256), "BN": (64, 128, 256), "WM": (32, 64), "WN": (64,), "STAGES": (3, 4, 5),
+               "SWIZZLE": (1, 8, 16)},
+       autotune=True, valid=_mma_sync_valid),
     _f(2, "the Hopper pipeline instantiated for s8 wgmma (m64nNk32, s32 sums): TMA, warp specialisation, "
           "persistent", "wgmma_s8", "igemm_wgmma_s8", abi=_tma_args,
        constraints=(_TMA8, "A row-major, B column-major (8-bit wgmma reads K-major operands only)", _K_BOUND),
@@ -214,7 +257,7 @@ IGEMM: tuple[KernelSpec, ...] = (
        "scaled_tma_store", "igemm_scaled_tma_store",
        abi=_scaled_tma_store_args, outputs={"int8": ("bfloat16", "float16", "float32")},
        called_by="warpgemm.scaled_matmul", constraints=(_TMA8, "A row-major, B column-major", _K_BOUND),
-       **{**_PIPELINE, "params": {**_PIPELINE["params"], "BUFFERS": 1},
+       **{**_PIPELINE, "params": {**_PIPELINE["params"], "STAGES": 3, "BUFFERS": 2},
           "smem_bytes": _smem_scaled_tma_store, "valid": _valid_scaled_tma_store,
           "tuning": {"BN": (128, 256), "STAGES": (3, 4), "BUFFERS": (1, 2), "GROUP": (8, 16), "IN_FLIGHT": (0, 1)}}),
 )

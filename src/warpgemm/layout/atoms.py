@@ -48,7 +48,7 @@ class MMAAtom:
     @property
     def type_bits(self) -> dict[str, int]:
         """Bits per element of A, B and C/D."""
-        bits = {"f16": 16, "bf16": 16, "tf32": 32, "f32": 32, "s32": 32, "s8": 8, "s4": 4}
+        bits = {"f16": 16, "bf16": 16, "tf32": 32, "f32": 32, "s32": 32, "s8": 8, "s4": 4, "u4": 4}
         return {"a": bits[self.a_type], "b": bits[self.b_type], "c": bits[self.c_type]}
 
     @property
@@ -90,6 +90,7 @@ def _L(shape, stride) -> Layout:  # noqa: N802 - a short constructor for the tab
 _SM80_8x8_ROW = _L(((4, 8), 2), ((16, 1), 8))                 # (T32,V2) -> (M8,N8)
 _SM80_8x16_ROW = _L(((4, 8), 4), ((32, 1), 8))                # (T32,V4) -> (M8,K16)
 _SM80_16x8_ROW = _L(((4, 8), (2, 2)), ((32, 1), (16, 8)))     # (T32,V4) -> (M16,N8)
+_SM80_8x32_ROW = _L(((4, 8), 8), ((64, 1), 8))                # (T32,V8) -> (N8,K32)
 _WARP = _L(32, 1)
 
 _MMA_TABLE: list[MMAAtom] = [
@@ -117,12 +118,19 @@ _MMA_TABLE: list[MMAAtom] = [
     MMAAtom("SM80_16x8x32_S32S8S8S32_TN", (16, 8, 32), _WARP,
             _L(((4, 8), (4, 2, 2)), ((64, 1), (16, 8, 256))), _L(((4, 8), (4, 2)), ((32, 1), (8, 128))),
             _SM80_16x8_ROW, "mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32", "s8", "s8", "s32"),
-    MMAAtom("SM80_8x8x32_S32S4S4S32_TN", (8, 8, 32), _WARP,
-            _L(((4, 8), (8,)), ((64, 1), (8,))), _L(((4, 8), (8,)), ((64, 1), (8,))), _SM80_8x8_ROW,
-            "mma.sync.aligned.m8n8k32.row.col.s32.s4.s4.s32", "s4", "s4", "s32"),
-    MMAAtom("SM80_16x8x64_S32S4S4S32_TN", (16, 8, 64), _WARP,
-            _L(((4, 8), (8, 2, 2)), ((128, 1), (16, 8, 512))), _L(((4, 8), (8, 2)), ((64, 1), (8, 256))),
-            _SM80_16x8_ROW, "mma.sync.aligned.m16n8k64.row.col.s32.s4.s4.s32", "s4", "s4", "s32"),
+    # The 4-bit atoms, s4 and u4 (one layout, two instructions). m8n8k32 exists from sm_75.
+    *(MMAAtom(f"SM80_8x8x32_S32{t.upper()}{t.upper()}S32_TN", (8, 8, 32), _WARP,
+              _L(((4, 8), (8,)), ((64, 1), (8,))), _L(((4, 8), (8,)), ((64, 1), (8,))), _SM80_8x8_ROW,
+              f"mma.sync.aligned.m8n8k32.row.col.s32.{t}.{t}.s32", t, t, "s32", min_arch=75)
+      for t in ("s4", "u4")),
+    *(MMAAtom(f"SM80_16x8x32_S32{t.upper()}{t.upper()}S32_TN", (16, 8, 32), _WARP,
+              _L(((4, 8), (8, 2)), ((128, 1), (16, 8))), _SM80_8x32_ROW, _SM80_16x8_ROW,
+              f"mma.sync.aligned.m16n8k32.row.col.s32.{t}.{t}.s32", t, t, "s32")
+      for t in ("s4", "u4")),
+    *(MMAAtom(f"SM80_16x8x64_S32{t.upper()}{t.upper()}S32_TN", (16, 8, 64), _WARP,
+              _L(((4, 8), (8, 2, 2)), ((128, 1), (16, 8, 512))), _L(((4, 8), (8, 2)), ((64, 1), (8, 256))),
+              _SM80_16x8_ROW, f"mma.sync.aligned.m16n8k64.row.col.s32.{t}.{t}.s32", t, t, "s32")
+      for t in ("s4", "u4")),
     # Volta: one instruction is four independent 8x8x4 products, one per quad-pair
     # (lanes 4q..4q+3 and 16+4q..16+4q+3).  The atom describes quad-pair 0.
     MMAAtom("SM70_8x8x4_F16F16F16F16_TN", (8, 8, 4), _L((4, 2), (1, 16)),

@@ -15,7 +15,7 @@ from .atoms import MMAAtom
 
 __all__ = ["encode", "decode", "pack_fragments", "unpack_fragments", "BITS"]
 
-BITS = {"f16": 16, "bf16": 16, "tf32": 32, "f32": 32, "s32": 32, "s8": 8, "s4": 4}
+BITS = {"f16": 16, "bf16": 16, "tf32": 32, "f32": 32, "s32": 32, "s8": 8, "s4": 4, "u4": 4}
 
 
 def encode(value: Any, dtype: str) -> int:
@@ -34,6 +34,11 @@ def encode(value: Any, dtype: str) -> int:
         if not -(1 << (n - 1)) <= v < (1 << (n - 1)):
             raise ValueError(f"{v} does not fit in {dtype}")
         return v & ((1 << n) - 1)
+    if dtype == "u4":
+        v = int(value)
+        if not 0 <= v < 16:
+            raise ValueError(f"{v} does not fit in {dtype}")
+        return v
     raise ValueError(f"unknown dtype {dtype!r}")
 
 
@@ -49,6 +54,8 @@ def decode(bits: int, dtype: str) -> Any:
         n = BITS[dtype]
         bits &= (1 << n) - 1
         return bits - (1 << n) if bits >> (n - 1) else bits
+    if dtype == "u4":
+        return bits & 0xF
     raise ValueError(f"unknown dtype {dtype!r}")
 
 

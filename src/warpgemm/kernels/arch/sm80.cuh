@@ -1,6 +1,6 @@
 // warpgemm/kernels/arch/sm80.cuh -- inline-PTX wrappers for what Ampere (sm_80) adds: cp.async,
-// the m16n8 mma.sync shapes for fp16, bf16, tf32 and the integer types, bf16 wmma, and the
-// conversions that feed them.
+// the m16n8 mma.sync shapes for fp16, bf16, tf32 and the integer types (s8, s4, u4), bf16 wmma,
+// and the conversions that feed them.
 //
 // The mma.sync forms are structs named after their CuTe MMA atoms, the names warpgemm.layout
 // gives them (with the same (thread, value) layouts), each with one static `fma(d, a, b)`:
@@ -159,7 +159,10 @@ struct SM80_16x8x32_S32S8S8S32_TN {
 };
 
 // m16n8k64, s4 inputs (8 per b32), s32 accumulator (emulated on sm_90: Hopper has no int4
-// tensor cores).
+// tensor cores):
+//   a[0]=(g, 8t..8t+7)  a[1]=(g+8, 8t..)  a[2]=(g, 8t+32..)  a[3]=(g+8, 8t+32..)   A is 16x64 (m, k)
+//   b[0]=(k=8t..8t+7, n=g)  b[1]=(k=8t+32..8t+39, n=g)                            B is 64x8  (k, n)
+// (The m8n8k32 s4/u4 atoms and the sub-byte wmma are sm_75's: arch/sm75.cuh.)
 struct SM80_16x8x64_S32S4S4S32_TN {
     static __device__ __forceinline__ void fma(int32_t (&d)[4], const uint32_t (&a)[4], const uint32_t (&b)[2]) {
         asm volatile(
@@ -170,14 +173,39 @@ struct SM80_16x8x64_S32S4S4S32_TN {
     }
 };
 
-// m8n8k32, s4 inputs (8 per b32), s32 accumulator (PTX has it from sm_75; CuTe files it with
-// the sm_80 atoms).
-struct SM80_8x8x32_S32S4S4S32_TN {
-    static __device__ __forceinline__ void fma(int32_t (&d)[2], const uint32_t (&a)[1], const uint32_t (&b)[1]) {
+// m16n8k64, u4 inputs (8 per b32, 0..15), s32 accumulator: the fragments of the s4 atom above.
+struct SM80_16x8x64_S32U4U4S32_TN {
+    static __device__ __forceinline__ void fma(int32_t (&d)[4], const uint32_t (&a)[4], const uint32_t (&b)[2]) {
         asm volatile(
-            "mma.sync.aligned.m8n8k32.row.col.s32.s4.s4.s32 {%0, %1}, {%2}, {%3}, {%0, %1};\n"
-            : "+r"(d[0]), "+r"(d[1])
-            : "r"(a[0]), "r"(b[0]));
+            "mma.sync.aligned.m16n8k64.row.col.s32.u4.u4.s32 "
+            "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};\n"
+            : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3])
+            : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+    }
+};
+
+// m16n8k32, s4 inputs (8 per b32), s32 accumulator (emulated on sm_90), with g = lane / 4 and
+// t = lane % 4:
+//   a[0]=(g, 8t..8t+7)  a[1]=(g+8, 8t..8t+7)                         A is 16x32 (m, k)
+//   b[0]=(k=8t..8t+7, n=g)                                            B is 32x8  (k, n)
+struct SM80_16x8x32_S32S4S4S32_TN {
+    static __device__ __forceinline__ void fma(int32_t (&d)[4], const uint32_t (&a)[2], const uint32_t (&b)[1]) {
+        asm volatile(
+            "mma.sync.aligned.m16n8k32.row.col.s32.s4.s4.s32 "
+            "{%0, %1, %2, %3}, {%4, %5}, {%6}, {%0, %1, %2, %3};\n"
+            : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3])
+            : "r"(a[0]), "r"(a[1]), "r"(b[0]));
+    }
+};
+
+// m16n8k32, u4 inputs, s32 accumulator: the fragments of the s4 atom above.
+struct SM80_16x8x32_S32U4U4S32_TN {
+    static __device__ __forceinline__ void fma(int32_t (&d)[4], const uint32_t (&a)[2], const uint32_t (&b)[1]) {
+        asm volatile(
+            "mma.sync.aligned.m16n8k32.row.col.s32.u4.u4.s32 "
+            "{%0, %1, %2, %3}, {%4, %5}, {%6}, {%0, %1, %2, %3};\n"
+            : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3])
+            : "r"(a[0]), "r"(a[1]), "r"(b[0]));
     }
 };
 

@@ -19,6 +19,7 @@ namespace wg {
 // KIND 0: m16n8k8 tf32 -> f32 (2*16*8*8 = 2048 FLOP per instruction).
 // KIND 1: m16n8k16 f16 -> f32, KIND 2: m16n8k16 bf16 -> f32, KIND 3: m16n8k16 f16 -> f16
 // (4096 FLOP per instruction).
+// KIND 4: m16n8k32 s8 -> s32 (2*16*8*32 = 8192 integer operations per instruction).
 template <int KIND>
 __device__ __forceinline__ void mma_step(float (&acc)[4], const uint32_t (&a)[4], const uint32_t (&b)[2]) {
     if constexpr (KIND == 0) {
@@ -27,10 +28,15 @@ __device__ __forceinline__ void mma_step(float (&acc)[4], const uint32_t (&a)[4]
         SM80_16x8x16_F32F16F16F32_TN::fma(acc, a, b);
     } else if constexpr (KIND == 2) {
         SM80_16x8x16_F32BF16BF16F32_TN::fma(acc, a, b);
-    } else {
+    } else if constexpr (KIND == 3) {
         // The fp16 accumulator lives in the first two registers, reinterpreted as f16x2 pairs.
         uint32_t (&d)[2] = *reinterpret_cast<uint32_t(*)[2]>(acc);
         SM80_16x8x16_F16F16F16F16_TN::fma(d, a, b);
+    } else {
+        // The s32 sums live in the four registers, reinterpreted as int32 (only their bits are
+        // written out).
+        int32_t (&d)[4] = *reinterpret_cast<int32_t(*)[4]>(acc);
+        SM80_16x8x32_S32S8S8S32_TN::fma(d, a, b);
     }
 }
 
@@ -39,7 +45,7 @@ __device__ __forceinline__ void mma_step(float (&acc)[4], const uint32_t (&a)[4]
 template <int KIND, int CHAINS, int SETS>
 __global__ void __launch_bounds__(1024) mma_ceiling(float* __restrict__ out, const uint32_t* __restrict__ operands,
                                                     int iters) {
-    static_assert(KIND >= 0 && KIND <= 3, "mma_ceiling: KIND is 0 (tf32), 1 (f16), 2 (bf16) or 3 (f16 acc)");
+    static_assert(KIND >= 0 && KIND <= 4, "mma_ceiling: KIND is 0 (tf32), 1 (f16), 2 (bf16), 3 (f16 acc) or 4 (s8)");
     static_assert(CHAINS >= 1 && CHAINS <= 16, "mma_ceiling: CHAINS must be in [1, 16]");
     static_assert(SETS >= 1 && SETS <= 8, "mma_ceiling: SETS (operand fragments per lane) must be in [1, 8]");
     const uint32_t lane = threadIdx.x % 32;

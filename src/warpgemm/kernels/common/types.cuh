@@ -16,4 +16,9 @@ typedef long long          int64_t;
 struct alignas(2) half_t { uint16_t bits; };
 struct alignas(2) bf16_t { uint16_t bits; };
 
+// Two 4-bit integers in a byte (warpgemm.int4's packing: element 2i in bits 0-3 of byte i, 2i+1 in
+// bits 4-7), signed (s4, -8..7) or unsigned (u4, 0..15): the type names the signedness.
+struct s4x2_t { uint8_t bits; };
+struct u4x2_t { uint8_t bits; };
+
 }  // namespace wg

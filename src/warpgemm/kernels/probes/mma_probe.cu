@@ -16,6 +16,10 @@ enum MmaProbe : int {
     S32S4S4S32_16x8x64 = 5,      // SM80_16x8x64_S32S4S4S32_TN
     S32S4S4S32_8x8x32 = 6,       // SM80_8x8x32_S32S4S4S32_TN
     F16F16F16F16_8x8x4 = 7,      // SM70_8x8x4_F16F16F16F16_TN
+    S32U4U4S32_16x8x64 = 8,      // SM80_16x8x64_S32U4U4S32_TN
+    S32U4U4S32_8x8x32 = 9,       // SM80_8x8x32_S32U4U4S32_TN
+    S32S4S4S32_16x8x32 = 10,     // SM80_16x8x32_S32S4S4S32_TN
+    S32U4U4S32_16x8x32 = 11,     // SM80_16x8x32_S32U4U4S32_TN
 };
 
 template <int RA, int RB, int RC>
@@ -54,22 +58,39 @@ __global__ void mma_probe(const wg::uint32_t* a, const wg::uint32_t* b, const wg
             wg::SM80_16x8x8_F32TF32TF32F32_TN::fma(acc, f.a, f.b);
         }
         for (int i = 0; i < 4; ++i) reinterpret_cast<float*>(d)[lane * 4 + i] = acc[i];
-    } else if constexpr (KIND == S32S8S8S32_16x8x32 || KIND == S32S4S4S32_16x8x64) {
+    } else if constexpr (KIND == S32S8S8S32_16x8x32 || KIND == S32S4S4S32_16x8x64 || KIND == S32U4U4S32_16x8x64) {
         Frags<4, 2, 4> f;
         load_frags(f, a, b, c, lane);
         wg::int32_t acc[4];
         for (int i = 0; i < 4; ++i) acc[i] = static_cast<wg::int32_t>(f.c[i]);
         if constexpr (KIND == S32S8S8S32_16x8x32) {
             wg::SM80_16x8x32_S32S8S8S32_TN::fma(acc, f.a, f.b);
-        } else {
+        } else if constexpr (KIND == S32S4S4S32_16x8x64) {
             wg::SM80_16x8x64_S32S4S4S32_TN::fma(acc, f.a, f.b);
+        } else {
+            wg::SM80_16x8x64_S32U4U4S32_TN::fma(acc, f.a, f.b);
         }
         for (int i = 0; i < 4; ++i) d[lane * 4 + i] = static_cast<wg::uint32_t>(acc[i]);
-    } else if constexpr (KIND == S32S4S4S32_8x8x32) {
+    } else if constexpr (KIND == S32S4S4S32_16x8x32 || KIND == S32U4U4S32_16x8x32) {
+        Frags<2, 1, 4> f;
+        load_frags(f, a, b, c, lane);
+        wg::int32_t acc[4];
+        for (int i = 0; i < 4; ++i) acc[i] = static_cast<wg::int32_t>(f.c[i]);
+        if constexpr (KIND == S32S4S4S32_16x8x32) {
+            wg::SM80_16x8x32_S32S4S4S32_TN::fma(acc, f.a, f.b);
+        } else {
+            wg::SM80_16x8x32_S32U4U4S32_TN::fma(acc, f.a, f.b);
+        }
+        for (int i = 0; i < 4; ++i) d[lane * 4 + i] = static_cast<wg::uint32_t>(acc[i]);
+    } else if constexpr (KIND == S32S4S4S32_8x8x32 || KIND == S32U4U4S32_8x8x32) {
         Frags<1, 1, 2> f;
         load_frags(f, a, b, c, lane);
         wg::int32_t acc[2] = {static_cast<wg::int32_t>(f.c[0]), static_cast<wg::int32_t>(f.c[1])};
-        wg::SM80_8x8x32_S32S4S4S32_TN::fma(acc, f.a, f.b);
+        if constexpr (KIND == S32S4S4S32_8x8x32) {
+            wg::SM80_8x8x32_S32S4S4S32_TN::fma(acc, f.a, f.b);
+        } else {
+            wg::SM80_8x8x32_S32U4U4S32_TN::fma(acc, f.a, f.b);
+        }
         for (int i = 0; i < 2; ++i) d[lane * 2 + i] = static_cast<wg::uint32_t>(acc[i]);
     } else {
         static_assert(KIND == F16F16F16F16_8x8x4, "unknown probe kind");

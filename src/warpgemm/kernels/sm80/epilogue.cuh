@@ -1,5 +1,6 @@
 // warpgemm/kernels/sm80/epilogue.cuh -- a warp's accumulators -> shared memory (as the output type
-// TC) -> C in global memory, in 16-byte stores, masked at the matrix edges (hgemm rung 02 on).
+// TC) -> C in global memory, in 16-byte stores, masked at the matrix edges (hgemm rung 02 on; the
+// s32 sums of igemm rung 01 as int32).
 #pragma once
 
 #include "arch/sm80.cuh"
@@ -11,8 +12,8 @@ namespace sm80 {
 // Each warp stages its WM x WN tile of C in its own region of shared memory, row-major, rows of
 // WN*sizeof(TC) bytes = CPR 16-byte chunks. Chunk c of row r sits at chunk c ^ ((r % 8) * Q),
 // Q = sizeof(TC) / 2 (the chunks one quad of lanes writes per mma tile):
-//   writes: for one mma tile, lanes (g, t) write rows g = 0..7 of one (16-bit TC) or two (fp32)
-//           chunks; the XOR spreads the 8 rows over 8 bank groups: no conflict.
+//   writes: for one mma tile, lanes (g, t) write rows g = 0..7 of one (16-bit TC) or two (fp32,
+//           int32) chunks; the XOR spreads the 8 rows over 8 bank groups: no conflict.
 //   reads:  8 lanes read 8 consecutive chunks of one row, permuted: no conflict.
 template <typename TC, int WM, int WN>
 struct CStage {
@@ -66,6 +67,23 @@ __device__ __forceinline__ void stage_acc(unsigned char* stage, const uint32_t (
             for (int h = 0; h < 2; ++h)
                 *reinterpret_cast<uint32_t*>(stage + S::offset(16 * i + 8 * h + g, (8 * j + 2 * t) * 2)) =
                     acc[i][j][h];
+}
+
+// The same for s32 sums (int8 inputs), written as they are.
+template <typename TC, int WM, int WN, int MT, int NT>
+__device__ __forceinline__ void stage_acc(unsigned char* stage, const int32_t (&acc)[MT][NT][4], int lane) {
+    static_assert(same_type<TC, int32_t>::value, "s32 sums are written as int32");
+    using S = CStage<TC, WM, WN>;
+    const int g = lane >> 2;
+    const int t = lane & 3;
+#pragma unroll
+    for (int i = 0; i < MT; ++i)
+#pragma unroll
+        for (int j = 0; j < NT; ++j)
+#pragma unroll
+            for (int h = 0; h < 2; ++h)
+                *reinterpret_cast<int2*>(stage + S::offset(16 * i + 8 * h + g, (8 * j + 2 * t) * 4)) =
+                    make_int2(acc[i][j][2 * h], acc[i][j][2 * h + 1]);
 }
 
 // Add bias[col] (N values of T, read once per column a lane holds) to the fp32 accumulators of a
@@ -131,7 +149,7 @@ __device__ __forceinline__ void store_staged(TC* C, int ldc, int M, int N, int r
     }
 }
 
-// The whole epilogue of a warp: its accumulators (fp32 or fp16) to C through shared memory.
+// The whole epilogue of a warp: its accumulators (fp32, fp16 or s32) to C through shared memory.
 // The caller has made sure no warp still reads the operand tiles that `smem` overlaps.
 template <typename TC, int WM, int WN, typename Acc>
 __device__ __forceinline__ void store_warp_tile(TC* C, int ldc, int M, int N, int row0, int col0,

@@ -1,6 +1,7 @@
-// warpgemm/kernels/sm80/mma.cuh -- a warp's tile of mma.sync m16n8k16: the atom for each element
-// type, the operand fragments of one k16 step, the accumulator tile, and the orders in which a
-// warp issues its MT x NT mma (row by row, hgemm rung 02; zig-zag, rung 06's idea).
+// warpgemm/kernels/sm80/mma.cuh -- a warp's tile of mma.sync m16n8k16 (m16n8k32 for int8): the
+// atom for each element type, the operand fragments of one k step, the accumulator tile, and the
+// orders in which a warp issues its MT x NT mma (row by row, hgemm rung 02; zig-zag, rung 06's
+// idea).
 #pragma once
 
 #include "arch/sm80.cuh"
@@ -41,6 +42,12 @@ template <> struct Mma16x8x16<half_t, float[4]> : SM80_16x8x16_F32F16F16F32_TN {
 template <> struct Mma16x8x16<bf16_t, float[4]> : SM80_16x8x16_F32BF16BF16F32_TN {};
 template <> struct Mma16x8x16<half_t, uint32_t[2]> : SM80_16x8x16_F16F16F16F16_TN {};
 
+// The m16n8 atom of one k step: m16n8k16 for 16-bit inputs, m16n8k32 with s32 sums for int8. The
+// operand fragments are the same four and two b32 registers either way (32 bytes of k a row).
+template <typename T, typename Acc>
+struct MmaStep : Mma16x8x16<T, Acc> {};
+template <> struct MmaStep<int8_t, int32_t[4]> : SM80_16x8x32_S32S8S8S32_TN {};
+
 // The operand fragments of one k step of a warp tile: MT m16 tiles of A, NT n8 tiles of B.
 template <int MT, int NT>
 struct Fragments {
@@ -51,6 +58,10 @@ struct Fragments {
 // fp32 accumulators: float[MT][NT][4]; fp16 accumulators: uint32_t[MT][NT][2] (f16x2 pairs).
 template <bool F16_ACC, int MT, int NT>
 using AccTile = typename pick<F16_ACC, uint32_t[MT][NT][2], float[MT][NT][4]>::type;
+
+// The accumulator tile for inputs T: s32 sums int32_t[MT][NT][4] for int8, else AccTile.
+template <typename T, bool F16_ACC, int MT, int NT>
+using AccTileOf = typename pick<same_type<T, int8_t>::value, int32_t[MT][NT][4], AccTile<F16_ACC, MT, NT>>::type;
 
 // Zero a tile of fp32 accumulators (R per mma tile: 4 for mma.sync m16n8, 8 for a wmma fragment).
 template <int MT, int NT, int R>
@@ -64,6 +75,14 @@ __device__ __forceinline__ void zero(float (&acc)[MT][NT][R]) {
 }
 
 template <int MT, int NT>
+__device__ __forceinline__ void zero(int32_t (&acc)[MT][NT][4]) {
+#pragma unroll
+    for (int i = 0; i < MT; ++i)
+#pragma unroll
+        for (int j = 0; j < NT; ++j) acc[i][j][0] = acc[i][j][1] = acc[i][j][2] = acc[i][j][3] = 0;
+}
+
+template <int MT, int NT>
 __device__ __forceinline__ void zero(uint32_t (&acc)[MT][NT][2]) {
 #pragma unroll
     for (int i = 0; i < MT; ++i)
@@ -71,16 +90,16 @@ __device__ __forceinline__ void zero(uint32_t (&acc)[MT][NT][2]) {
         for (int j = 0; j < NT; ++j) acc[i][j][0] = acc[i][j][1] = 0u;
 }
 
-// The MT x NT mma of one k16 step, row by row (i outer, j inner), left to right.
+// The MT x NT mma of one k step, row by row (i outer, j inner), left to right.
 template <typename T, typename Acc, int MT, int NT>
 __device__ __forceinline__ void mma_rows(Acc (&acc)[MT][NT], const Fragments<MT, NT>& f) {
 #pragma unroll
     for (int i = 0; i < MT; ++i)
 #pragma unroll
-        for (int j = 0; j < NT; ++j) Mma16x8x16<T, Acc>::fma(acc[i][j], f.a[i], f.b[j]);
+        for (int j = 0; j < NT; ++j) MmaStep<T, Acc>::fma(acc[i][j], f.a[i], f.b[j]);
 }
 
-// Row i of the MT x NT mma of one k16 step in zig-zag order ("right left right left"): even rows
+// Row i of the MT x NT mma of one k step in zig-zag order ("right left right left"): even rows
 // left to right, odd rows right to left. Consecutive mma then share an operand at every turn
 // (the B fragment at the end of a row is the first one of the next), which the register reuse
 // cache can serve instead of the register file.
@@ -90,7 +109,7 @@ __device__ __forceinline__ void mma_row_zigzag(Acc (&acc)[MT][NT], int i, const 
 #pragma unroll
     for (int jj = 0; jj < NT; ++jj) {
         const int j = (i & 1) ? NT - 1 - jj : jj;
-        Mma16x8x16<T, Acc>::fma(acc[i][j], a, b[j]);
+        MmaStep<T, Acc>::fma(acc[i][j], a, b[j]);
     }
 }
 

@@ -1,8 +1,10 @@
 // warpgemm/kernels/sm80/tile_copy.cuh -- global -> shared memory: one operand's (MN, BK) tile of
-// 16-bit elements per k-tile, in 16-byte chunks, through registers (hgemm rungs 01-03) or with
-// cp.async (rungs 04 on), bounds-checked or, for k-tiles inside the matrix, not (rung 07's
-// interior loop). The host guarantees 16-byte aligned base pointers and leading dimensions that
-// are multiples of 8 elements, so a 16-byte chunk never straddles two rows of an operand.
+// 16-bit or 8-bit elements per k-tile, in 16-byte chunks (8 or 16 elements), through registers
+// (hgemm rungs 01-03, 16-bit only) or with cp.async (rungs 04 on, igemm 01), bounds-checked or,
+// for k-tiles inside the matrix, not (rung 07's interior loop). The host guarantees 16-byte
+// aligned base pointers and leading dimensions that are multiples of 16 bytes, so a 16-byte chunk
+// never straddles two rows of an operand. Edges are exact to the byte: an 8-bit K tail of any
+// length is zero-filled.
 #pragma once
 
 #include "arch/sm80.cuh"
@@ -34,7 +36,7 @@ __host__ __device__ constexpr bool chunks_move_together() {
 template <class Layout, bool K_CONTIG, int CHUNKS>
 __host__ __device__ constexpr bool chunks_match_offsets() {
     for (int c = 0; c < CHUNKS; ++c)
-        for (int e = 0; e < 8; e += 7) {
+        for (int e = 0; e < Layout::CHUNK; e += Layout::CHUNK - 1) {
             const Coord x = Layout::chunk(c);
             if (Layout::offset(x.mn + (K_CONTIG ? 0 : e), x.k + (K_CONTIG ? e : 0)) != Layout::chunk_offset(c) + e)
                 return false;
@@ -44,10 +46,12 @@ __host__ __device__ constexpr bool chunks_match_offsets() {
 
 template <typename T, class Layout, bool K_CONTIG, int MN, int BK, int THREADS>
 struct TileCopy {
-    static constexpr int CHUNKS = MN * BK / 8;
+    static constexpr int E = 16 / static_cast<int>(sizeof(T));  // elements in a 16-byte chunk
+    static_assert(Layout::ELEM_BYTES == static_cast<int>(sizeof(T)), "the tile layout is for another element size");
+    static constexpr int CHUNKS = MN * BK / E;
     static constexpr int PER_THREAD = CHUNKS / THREADS;
-    static_assert(MN % 8 == 0 && BK % 8 == 0, "tiles are copied in 16-byte chunks of 8 elements: BK, BM "
-                                              "and BN must be multiples of 8");
+    static_assert(MN % E == 0 && BK % E == 0, "tiles are copied in 16-byte chunks (8 16-bit or 16 8-bit "
+                                              "elements): BK, BM and BN must be multiples of that");
     static_assert(CHUNKS % THREADS == 0, "every thread must copy the same number of 16-byte chunks: "
                                          "BM*BK/8 and BN*BK/8 must be multiples of the thread count");
     static_assert(chunks_match_offsets<Layout, K_CONTIG, CHUNKS>(), "the layout's chunk order is inconsistent");
@@ -85,8 +89,12 @@ struct TileCopy {
         static_assert(d0.mn == 0 && d0.k == 0, "chunk 0 starts the tile");
         const Coord d = Layout::chunk(i * THREADS);  // a constant once unrolled
         const int k_rem = k_left - kt * BK - d.k;
-        if constexpr (K_CONTIG) bytes = d.mn < mn_left ? 2 * imin(imax(k_rem, 0), 8) : 0;
-        else bytes = 0 < k_rem ? 2 * imin(imax(mn_left - d.mn, 0), 8) : 0;
+        constexpr int EB = static_cast<int>(sizeof(T));
+        if constexpr (K_CONTIG) bytes = d.mn < mn_left ? EB * imin(imax(k_rem, 0), E) : 0;
+        else if constexpr (EB == 2) bytes = 0 < k_rem ? EB * imin(imax(mn_left - d.mn, 0), E) : 0;
+        // 8-bit tiles: each chunk's byte count is worked out again per k-tile rather than kept in
+        // a register across the main loop (the in-place transposing copy needs those registers).
+        else bytes = 0 < k_rem ? imin(imax(opaque(mn_left) - d.mn, 0), E) : 0;
         return address(i, kt, opaque(ld));
     }
 
@@ -119,8 +127,10 @@ struct TileCopy {
         }
     }
 
-    // Read every chunk of k-tile kt into registers (zeros for what lies outside X) ...
+    // Read every chunk of k-tile kt into registers (zeros for what lies outside X; 16-bit
+    // elements) ...
     __device__ __forceinline__ void load(uint4 (&r)[PER_THREAD], int kt, int ld) const {
+        static_assert(sizeof(T) == 2, "the register-staged copy moves 16-bit elements");
 #pragma unroll
         for (int i = 0; i < PER_THREAD; ++i) {
             int bytes;

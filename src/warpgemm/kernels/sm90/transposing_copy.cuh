@@ -23,6 +23,7 @@
 #pragma once
 
 #include "arch/sm70.cuh"
+#include "common/byte_transpose.cuh"
 #include "sm90/smem_operand.cuh"
 
 namespace wg {
@@ -36,16 +37,6 @@ struct TransposingCopy8 {
     static_assert(BK % 128 == 0, "the transposing copy moves 128 k per pass: BK must be a multiple of 128");
     static_assert(MN % 64 == 0, "each consumer warpgroup copies 64 rows: the MN-major tile's MN must be a "
                                 "multiple of 64");
-
-    // 4 words of 4 bytes, x[e] = bytes (k = e, mn = 0..3), to y[i] = bytes (mn = i, k = 0..3).
-    static __device__ __forceinline__ void transpose4x4(const uint32_t* x, uint32_t* y) {
-        const uint32_t t0 = __byte_perm(x[0], x[1], 0x5140), t1 = __byte_perm(x[0], x[1], 0x7362);
-        const uint32_t t2 = __byte_perm(x[2], x[3], 0x5140), t3 = __byte_perm(x[2], x[3], 0x7362);
-        y[0] = __byte_perm(t0, t2, 0x5410);
-        y[1] = __byte_perm(t0, t2, 0x7632);
-        y[2] = __byte_perm(t1, t3, 0x5410);
-        y[3] = __byte_perm(t1, t3, 0x7632);
-    }
 
     // Thread `tid` (0..127) of the warpgroup that owns rows [row0, row0 + 64) of the source tile
     // at `src`: its share of those rows, K-major, into the (64, BK) tile at `dst`. The caller
@@ -86,7 +77,7 @@ struct TransposingCopy8 {
 #pragma unroll
             for (int g = 0; g < 4; ++g) {
                 uint32_t y[4];
-                transpose4x4(&w[4 * g], y);
+                transpose4x4_bytes(&w[4 * g], y);
 #pragma unroll
                 for (int i = 0; i < 4; ++i) rows[i][g] = y[i];
             }

@@ -1,0 +1,122 @@
+"""4-bit integer GEMM: packed int4 x packed int4 -> int32, exact (``kernels/int4/``).
+
+One rung per warp-level 4-bit MMA form, in the order the forms arrived: wmma m8n8k32 (sm_75,
+opaque fragments), mma.sync m8n8k32 (sm_75), m16n8k32 and m16n8k64 (sm_80). They share the
+pipeline (``sm80/packed4_mainloop.cuh``), the tiles and their copy (``sm80/packed4_tile.cuh``),
+the ldmatrix reads (``sm80/packed4_warp.cuh``) and the s32 epilogue
+(``sm80/s32_tile_store.cuh``); each file holds its form's warp step.
+
+The operands are :class:`warpgemm.int4.Packed`: A (M, K) and W = B^T (N, K), each packed along K,
+two values a byte. The input "dtype" names the signedness: ``int4`` (s4, -8..7) or ``uint4``
+(u4, 0..15); the template takes it as ``wg::s4x2_t`` or ``wg::u4x2_t``. The ABI is the ladder's,
+``(A, B, C, M, N, K, lda, ldb, ldc)`` with K in values and ``lda``/``ldb`` in bytes.
+
+``warpgemm.matmul`` reaches these kernels only through :mod:`warpgemm.int4_matmul`, for Packed
+operands (``called_by``): a plain tensor holds no 4-bit values.
+"""
+
+from __future__ import annotations
+
+from typing import Mapping
+
+from .spec import COL, ROW, Family, KernelSpec
+
+S4_K_MAX = (2**31 - 1) // 64
+"""The longest K whose sums fit int32 for any s4 operands: |a * b| <= (-8) * (-8) = 64."""
+U4_K_MAX = (2**31 - 1) // 225
+"""The longest K whose sums fit int32 for any u4 operands: a * b <= 15 * 15 = 225."""
+
+_K_BOUND = (f"exact while sums fit int32: any K <= {S4_K_MAX} for full-range s4 operands (|a * b| <= 64), "
+            f"K <= {U4_K_MAX} for u4 (a * b <= 225); longer sums wrap")
+_PACKED = ("A (M, K) row-major and B = W^T with W (N, K), each packed along K two values a byte "
+           "(warpgemm.int4.Packed); A and B both signed (s4) or both unsigned (u4)")
+_ALIGN = ("16-byte aligned packed rows, a multiple of 16 bytes apart (K a multiple of 32 when contiguous); "
+          "other operands are copied to an aligned buffer first")
+_EMULATED = "on sm_90 and later ptxas emulates every 4-bit mma (no 4-bit tensor cores): correct, slow"
+
+CALLED_BY = "warpgemm.matmul with warpgemm.int4.Packed operands"
+
+
+def _threads(p: Mapping[str, int]) -> int:
+    return 32 * (p["BM"] // p["WM"]) * (p["BN"] // p["WN"])
+
+
+def _smem_swizzled(p: Mapping[str, int]) -> int:
+    """STAGES stages of (BM + BN) rows of BK/2 bytes; the epilogue's 16 x WN s32 rows per warp
+    reuse them (more only for tiny tiles)."""
+    return max(p["STAGES"] * (p["BM"] + p["BN"]) * p["BK"] // 2, (_threads(p) // 32) * 16 * p["WN"] * 4)
+
+
+def _smem_padded(p: Mapping[str, int]) -> int:
+    """The wmma rung's rows are padded 16 bytes past BK/2; its epilogue stages 8 x WN s32 per warp."""
+    return max(p["STAGES"] * (p["BM"] + p["BN"]) * (p["BK"] // 2 + 16), (_threads(p) // 32) * 8 * p["WN"] * 4)
+
+
+def _pow2(x: int) -> bool:
+    return x > 0 and x & (x - 1) == 0
+
+
+def _valid_warps(p: Mapping[str, int]) -> bool:
+    """The shared static_asserts: warp tiles of 16-row blocks dividing the block tile, at most 1024
+    threads, whole rows of 16-byte chunks per thread and tiles 1024-byte aligned in shared memory."""
+    bm, bn, wm, wn = p["BM"], p["BN"], p["WM"], p["WN"]
+    if not (bm % wm == 0 and bn % wn == 0 and wm % 16 == 0 and wn % 16 == 0 and _pow2(wn) and wn <= 128):
+        return False
+    threads = _threads(p)
+    cpr = p["BK"] // 32
+    return (threads <= 1024 and threads % cpr == 0 and (bm * cpr) % threads == 0 and (bn * cpr) % threads == 0
+            and p["STAGES"] >= 2)
+
+
+def _valid_swizzled(p: Mapping[str, int]) -> bool:
+    """Rungs 02-04: BK of 128 or 256 values (64- or 128-byte swizzled rows); each thread's chunk rows
+    span whole multiples of 1024 bytes; at most 227 KB of shared memory."""
+    cpr = p["BK"] // 32
+    return (p["BK"] in (128, 256) and _valid_warps(p) and ((_threads(p) // cpr) * p["BK"] // 2) % 1024 == 0
+            and (p["BM"] * p["BK"] // 2) % 1024 == 0 and (p["BN"] * p["BK"] // 2) % 1024 == 0
+            and _smem_swizzled(p) <= 227 * 1024)
+
+
+def _valid_padded(p: Mapping[str, int]) -> bool:
+    """Rung 01: BK a multiple of 32 values, padded tiles 1024-byte aligned, at most 227 KB."""
+    row = p["BK"] // 2 + 16
+    return (p["BK"] % 32 == 0 and p["BK"] >= 64 and _valid_warps(p) and (p["BM"] * row) % 1024 == 0
+            and (p["BN"] * row) % 1024 == 0 and _smem_padded(p) <= 227 * 1024)
+
+
+INT4_FAMILY = Family(
+    name="int4", title="4-bit integer GEMM (packed int4 in, int32 out, exact)", bench_dtype="int4",
+    square_max=16384,
+    defaults=dict(outputs={"int4": ("int32",), "uint4": ("int32",)}, math="i4i32", typed=True,
+                  layouts=((ROW, COL),), align_elems=16, called_by=CALLED_BY, threads=_threads,
+                  tile=lambda p: (p["BM"], p["BN"]), smem_bytes=_smem_swizzled, valid=_valid_swizzled),
+)
+_f = INT4_FAMILY.spec
+
+_SM75 = {"BM": 128, "BN": 128, "BK": 128, "WM": 64, "WN": 32, "STAGES": 3}
+"""Rungs 01-02 (sm_75): 48 KB (wmma: 60 KB) of stages, within Turing's 64 KB."""
+_SM80 = {"BM": 128, "BN": 128, "BK": 256, "WM": 64, "WN": 32, "STAGES": 3}
+"""Rungs 03-04: 96 KB of stages, k-tiles of 128 bytes a row; 64 x 32 warp tiles compile without
+spills for sm_80 and sm_90a (the emulation needs registers; 64 x 64 spills on sm_90a)."""
+_TUNING = {"BN": (64, 128, 256), "BK": (128, 256), "WM": (32, 64), "WN": (32, 64), "STAGES": (2, 3, 4)}
+
+INT4: tuple[KernelSpec, ...] = (
+    _f(1, "wmma m8n8k32 s4/u4: opaque fragments loaded by wmma.load from padded K-major tiles",
+       "wmma_m8n8k32", "int4_wmma_m8n8k32", arch="sm_75", params=_SM75, smem_bytes=_smem_padded,
+       valid=_valid_padded, tuning={**_TUNING, "BK": (64, 128, 256)},
+       constraints=(_PACKED, _ALIGN, _K_BOUND, _EMULATED)),
+    _f(2, "mma.sync m8n8k32: fragments with a layout, read by ldmatrix from swizzled tiles",
+       "mma_m8n8k32", "int4_mma_m8n8k32", arch="sm_75", params=_SM75, tuning=_TUNING,
+       constraints=(_PACKED, _ALIGN, _K_BOUND, _EMULATED)),
+    _f(3, "mma.sync m16n8k32: two m8 rows of A fragments per instruction, each B register used for 16 rows",
+       "mma_m16n8k32", "int4_mma_m16n8k32", arch="sm_80", params=_SM80, tuning=_TUNING,
+       constraints=(_PACKED, _ALIGN, _K_BOUND, _EMULATED)),
+    _f(4, "mma.sync m16n8k64: a whole 16 x 64 ldmatrix block per instruction, half the instructions",
+       "mma_m16n8k64", "int4_mma_m16n8k64", arch="sm_80", params=_SM80, tuning=_TUNING,
+       constraints=(_PACKED, _ALIGN, _K_BOUND, _EMULATED)),
+)
+
+
+def k_max(signed: bool) -> int:
+    """The longest K whose int32 sums are exact for any operands of that signedness."""
+    return S4_K_MAX if signed else U4_K_MAX

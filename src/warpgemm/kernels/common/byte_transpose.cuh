@@ -1,0 +1,21 @@
+// warpgemm/kernels/common/byte_transpose.cuh -- a 4 x 4 block of bytes turned around in registers
+// with eight byte permutes (prmt): how 8-bit MN-major operands become K-major in shared memory
+// (sm80/transposing_copy.cuh, sm90/transposing_copy.cuh).
+#pragma once
+
+#include "common/types.cuh"
+
+namespace wg {
+
+// 4 words of 4 bytes, x[e] = bytes (row e, columns 0..3), to y[i] = bytes (column i, rows 0..3),
+// the lowest row in the lowest byte: for x[e] = 4 mn at k = e, y[i] = 4 k of mn = i.
+__device__ __forceinline__ void transpose4x4_bytes(const uint32_t* x, uint32_t* y) {
+    const uint32_t t0 = __byte_perm(x[0], x[1], 0x5140), t1 = __byte_perm(x[0], x[1], 0x7362);
+    const uint32_t t2 = __byte_perm(x[2], x[3], 0x5140), t3 = __byte_perm(x[2], x[3], 0x7362);
+    y[0] = __byte_perm(t0, t2, 0x5410);
+    y[1] = __byte_perm(t0, t2, 0x7632);
+    y[2] = __byte_perm(t1, t3, 0x5410);
+    y[3] = __byte_perm(t1, t3, 0x7632);
+}
+
+}  // namespace wg

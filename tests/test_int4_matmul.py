@@ -1,0 +1,374 @@
+"""4-bit integer GEMM: packed int4 x packed int4 -> int32, exactly, through every warp-level 4-bit
+MMA form (wmma m8n8k32, mma.sync m8n8k32, m16n8k32, m16n8k64), signed and unsigned.
+
+On the CPU: the API's errors, the catalogue's facts, every kernel compiled for each arch it runs
+on without spills, and the kernels' index arithmetic (the swizzled tile, the ldmatrix reads, the
+registers each form takes from them, the accumulator layout the epilogue assumes) emulated in
+Python against warpgemm.layout's atoms, which tests/test_layout_atoms.py checks against the PTX
+ISA's fragment tables. On a GPU: exact equality with an int64 reference for every kernel on
+ragged shapes with the output poisoned, and the int32 accumulator's bound on K."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+import torch
+
+import warpgemm
+from warpgemm import catalog, dispatch, int4
+from warpgemm.catalog.int4 import S4_K_MAX, U4_K_MAX
+from warpgemm.errors import NoDeviceError
+from warpgemm.layout import mma_atom
+from warpgemm.layout.fragments import unpack_fragments
+
+KERNELS = ["int4/01_wmma_m8n8k32", "int4/02_mma_m8n8k32", "int4/03_mma_m16n8k32", "int4/04_mma_m16n8k64"]
+POISON = -(2**31) + 12345
+
+
+def _values(rows: int, k: int, signed: bool, device: str = "cpu") -> torch.Tensor:
+    lo, hi = (-8, 8) if signed else (0, 16)
+    return torch.randint(lo, hi, (rows, k), dtype=torch.int8, device=device)
+
+
+def _operands(m: int, n: int, k: int, signed: bool, device: str = "cpu"):
+    x, w = _values(m, k, signed, device), _values(n, k, signed, device)
+    return x, w, int4.Packed.from_values(x, signed=signed), int4.Packed.from_values(w, signed=signed)
+
+
+# ---------------------------------------------------------------------------------------------
+# The API
+# ---------------------------------------------------------------------------------------------
+
+def test_packed_says_what_the_bytes_are_and_t_is_b_equal_w_transposed():
+    x = _values(5, 7, True)
+    a = int4.Packed.from_values(x)
+    assert a.shape == (5, 7) and a.k == 7 and a.signed and a.data.shape == (5, 4) and a.dtype_name == "int4"
+    assert torch.equal(a.unpack(), x)
+    bt = a.t()
+    assert bt.shape == (7, 5) and bt.transposed and bt.data.data_ptr() == a.data.data_ptr() and torch.equal(bt.unpack(), x.t())
+    assert bt.T.shape == (5, 7)
+    u = int4.Packed(int4.pack(_values(3, 64, False), signed=False), signed=False)
+    assert u.k == 64 and u.dtype_name == "uint4"
+
+
+@pytest.mark.parametrize("make, error, match", [
+    (lambda: int4.Packed(torch.zeros(4, 2), 4), TypeError, "must be bytes"),
+    (lambda: int4.Packed([1, 2], 4), TypeError, "must be a torch.Tensor"),
+    (lambda: int4.Packed(torch.zeros(8, dtype=torch.uint8), 16), ValueError, "must be 2-D"),
+    (lambda: int4.Packed(torch.zeros(4, 3, dtype=torch.uint8), 8), ValueError, "k = 8 values take 4 bytes"),
+    (lambda: int4.Packed(torch.zeros(8, 4, dtype=torch.uint8).t(), 16), ValueError, "must be contiguous"),
+    (lambda: int4.Packed(torch.zeros(4, 2, dtype=torch.uint8), 4, signed=1), TypeError, "signed must be"),
+    (lambda: int4.Packed(torch.zeros(4, 2, dtype=torch.uint8), -1), TypeError, "non-negative int"),
+])
+def test_packed_refuses_what_is_not_packed_4bit_rows(make, error, match):
+    with pytest.raises(error, match=match):
+        make()
+
+
+def test_matmul_names_each_constraint_of_4bit_operands():
+    _, _, a, w = _operands(4, 8, 32, True)
+    _, _, _, wu = _operands(4, 8, 32, False)
+    _, _, a33, _ = _operands(4, 8, 33, True)
+    cases = [
+        ((a, torch.zeros(32, 8, dtype=torch.int8)), {}, TypeError, "both a and b must be warpgemm.int4.Packed"),
+        ((a.t(), w.t()), {}, ValueError, "packed along K only"),
+        ((a, w), {}, ValueError, r"b must be W.t\(\)"),
+        ((a, wu.t()), {}, TypeError, "mixed signedness: a is s4, b is u4"),
+        ((a33, w.t()), {}, ValueError, "inner dimensions differ"),
+        ((a, w.t()), {"out_dtype": torch.float32}, ValueError, "produce torch.int32"),
+        ((a, w.t()), {"kernel": "igemm/02_wgmma_s8"}, ValueError, "does not read 4-bit operands"),
+        ((a, w.t()), {"kernel": "int4/99_nope"}, Exception, "no kernel named"),
+        ((a, w.t()), {"BM": 64}, TypeError, "need an explicit kernel"),
+        ((a, w.t()), {"bias": torch.zeros(8)}, ValueError, "N = 8 int32 values"),
+    ]
+    for args, kwargs, error, match in cases:
+        with pytest.raises(error, match=match):
+            warpgemm.matmul(*args, **kwargs)
+
+
+@pytest.mark.skipif("torch.cuda.is_available()", reason="checks the error raised without a GPU")
+def test_matmul_without_a_gpu_says_so():
+    _, _, a, w = _operands(4, 8, 32, True)
+    with pytest.raises(NoDeviceError, match="needs a CUDA device"):
+        warpgemm.matmul(a, w.t())
+
+
+def test_plain_matmul_refuses_the_int4_kernels_by_name():
+    a, b = torch.zeros(4, 32, dtype=torch.int8), torch.zeros(32, 8, dtype=torch.int8)
+    with pytest.raises(ValueError, match="call it through warpgemm.matmul with warpgemm.int4.Packed operands"):
+        warpgemm.matmul(a, b, kernel="int4/04_mma_m16n8k64")
+
+
+# ---------------------------------------------------------------------------------------------
+# The catalogue
+# ---------------------------------------------------------------------------------------------
+
+def test_the_int4_family_has_one_rung_per_4bit_mma_form():
+    specs = catalog.kernels("int4")
+    assert [s.name for s in specs] == KERNELS
+    assert [s.arch for s in specs] == ["sm_75", "sm_75", "sm_80", "sm_80"]
+    for s in specs:
+        assert s.layouts == (("row", "col"),)
+        assert s.outputs == {"int4": ("int32",), "uint4": ("int32",)} and s.math == "i4i32"
+        assert s.called_by and "int4.Packed" in s.called_by
+        text = " ".join(s.constraints)
+        assert str(S4_K_MAX) in text and str(U4_K_MAX) in text and "emulates" in text
+        assert s.valid(s.resolve())
+
+
+def test_the_k_bounds_are_the_longest_sums_that_fit_int32():
+    assert S4_K_MAX == 33554431 and 64 * S4_K_MAX <= 2**31 - 1 < 64 * (S4_K_MAX + 1)
+    assert U4_K_MAX == 9544371 and 225 * U4_K_MAX <= 2**31 - 1 < 225 * (U4_K_MAX + 1)
+
+
+@pytest.mark.parametrize("dtype", ["int4", "uint4"])
+def test_auto_runs_m16n8k64_from_sm80_and_m8n8k32_on_turing(dtype):
+    linear = ("row", "col")
+    for cap in (80, 86, 89, 90, 100):
+        assert dispatch.choose(cap, dtype, 4096, 4096, 4096, layouts=linear).kernel == "int4/04_mma_m16n8k64"
+    assert dispatch.choose(75, dtype, 1, 1, 1, layouts=linear).kernel == "int4/02_mma_m8n8k32"
+
+
+COMPILE_CASES = [(s.name, arch, dt) for s in catalog.kernels("int4")
+                 for arch in ("sm_75", "sm_80", "sm_90a") if s.runs_on(catalog.capability_of(arch))
+                 for dt in ("int4", "uint4")]
+
+
+@pytest.mark.parametrize("name,arch,dtype", COMPILE_CASES, ids=[f"{n}-{a}-{d}" for n, a, d in COMPILE_CASES])
+def test_every_int4_kernel_compiles_for_each_arch_without_spills(name, arch, dtype):
+    k = warpgemm.compile(name, arch, a_layout="row", b_layout="col", in_dtype=dtype)
+    assert k.cubin[:4] == b"\x7fELF" and k.spill_bytes == 0, k.log
+    spec = catalog.get(name)
+    assert spec.smem_bytes(spec.resolve()) <= (64 if arch == "sm_75" else 227) * 1024
+
+
+def test_a_layout_the_kernels_do_not_read_is_refused_before_compiling():
+    with pytest.raises(ValueError, match="does not read A row-major with B row-major"):
+        warpgemm.compile("int4/04_mma_m16n8k64", "sm_80", a_layout="row", b_layout="row")
+
+
+# ---------------------------------------------------------------------------------------------
+# The index arithmetic, emulated (a Python twin of sm80/packed4_tile.cuh and packed4_warp.cuh)
+# ---------------------------------------------------------------------------------------------
+
+def _swizzled(bkb: int, mn: int, b: int) -> int:
+    """SwizzledPacked<MN, BKB>::offset: Sw<3,4,3> on the byte offset of (row mn, byte b)."""
+    o = mn * bkb + b
+    return o ^ ((o >> 3) & 0x70)
+
+
+def _lane_row(lane: int) -> int:
+    return 8 * ((lane >> 3) & 1) + (lane & 7)
+
+
+def _lane_byte(lane: int) -> int:
+    return 16 * (lane >> 4)
+
+
+def _store(values: list[list[int]], bkb: int) -> bytearray:
+    """A K-major packed tile of ``values`` (rows x 2*bkb nibbles) in the swizzled layout."""
+    tile = bytearray(len(values) * bkb)
+    for r, row in enumerate(values):
+        for b in range(bkb):
+            tile[_swizzled(bkb, r, b)] = (row[2 * b] & 0xF) | ((row[2 * b + 1] & 0xF) << 4)
+    return tile
+
+
+def _ldmatrix_x4(tile: bytearray, row_addresses: list[int]) -> list[list[int]]:
+    """ldmatrix.sync.aligned.m8n8.x4.b16: lanes 8q..8q+7 give matrix q's row addresses; lane l gets
+    bytes 4 (l % 4) .. + 3 of row l / 4 of each matrix, as little-endian b32 registers."""
+    regs = [[0] * 4 for _ in range(32)]
+    for lane in range(32):
+        for q in range(4):
+            addr = row_addresses[8 * q + lane // 4] + 4 * (lane % 4)
+            regs[lane][q] = int.from_bytes(tile[addr:addr + 4], "little")
+    return regs
+
+
+def _block(tile: bytearray, bkb: int, mn0: int, j: int, s: int) -> list[list[int]]:
+    """Packed4Blocks<BKB>(mn0, lane).load(r, tile, j, s) for every lane."""
+    addrs = [(_swizzled(bkb, mn0 + _lane_row(l), _lane_byte(l)) ^ (32 * s)) + 16 * j * bkb for l in range(32)]
+    for l in range(32):  # the one-offset rule is the layout's offset
+        assert addrs[l] == _swizzled(bkb, mn0 + 16 * j + _lane_row(l), _lane_byte(l) + 32 * s)
+    return _ldmatrix_x4(tile, addrs)
+
+
+def _sub(values, r0: int, rows: int, k0: int, ks: int) -> list[list[int]]:
+    return [row[k0:k0 + ks] for row in values[r0:r0 + rows]]
+
+
+def _transpose(x):
+    return [list(col) for col in zip(*x)]
+
+
+FORM_CASES = [(bkb, signed) for bkb in (64, 128) for signed in (True, False)]
+
+
+@pytest.mark.parametrize("bkb,signed", FORM_CASES)
+def test_each_forms_registers_from_the_ldmatrix_blocks_are_its_atoms_fragments(bkb, signed):
+    """For a warp at row 32 of a 64-row tile: the registers each kernel hands each mma (as its
+    header comment and warp step say) hold, by the atom's TV layout, the right block of A or W."""
+    rng = random.Random(bkb + signed)
+    lo, hi = (-8, 7) if signed else (0, 15)
+    kind = "S4S4" if signed else "U4U4"
+    rows, ks, mn0 = 64, 2 * bkb, 32
+    a_vals = [[rng.randint(lo, hi) for _ in range(ks)] for _ in range(rows)]
+    w_vals = [[rng.randint(lo, hi) for _ in range(ks)] for _ in range(rows)]
+    ta, tw = _store(a_vals, bkb), _store(w_vals, bkb)
+    k64 = mma_atom(f"SM80_16x8x64_S32{kind}S32_TN")
+    k32 = mma_atom(f"SM80_16x8x32_S32{kind}S32_TN")
+    k8 = mma_atom(f"SM80_8x8x32_S32{kind}S32_TN")
+    for s in range(bkb // 32):
+        for i in range(2):  # m16 tiles (A blocks) and pairs of n8 tiles (W blocks) of the warp
+            ra, rw = _block(ta, bkb, mn0, i, s), _block(tw, bkb, mn0, i, s)
+            a16 = _sub(a_vals, mn0 + 16 * i, 16, 64 * s, 64)
+            # int4/04: A block = a[0..3]; {r[e], r[2 + e]} = b of n8 tile 2i + e.
+            assert unpack_fragments(k64, "a", ra) == a16
+            for e in range(2):
+                w8 = _sub(w_vals, mn0 + 16 * i + 8 * e, 8, 64 * s, 64)
+                assert unpack_fragments(k64, "b", [[r[e], r[2 + e]] for r in rw]) == _transpose(w8)
+            for h in range(2):
+                # int4/03: {r[2h], r[2h + 1]} = a, r[2h + e] = b of n8 tile 2i + e, for k32 half h.
+                assert unpack_fragments(k32, "a", [[r[2 * h], r[2 * h + 1]] for r in ra]) == \
+                    _sub(a_vals, mn0 + 16 * i, 16, 64 * s + 32 * h, 32)
+                for e in range(2):
+                    w8 = _sub(w_vals, mn0 + 16 * i + 8 * e, 8, 64 * s + 32 * h, 32)
+                    assert unpack_fragments(k32, "b", [[r[2 * h + e]] for r in rw]) == _transpose(w8)
+                    # int4/02: r[2h + e] = a of rows 16i + 8e.., and the same b registers.
+                    assert unpack_fragments(k8, "a", [[r[2 * h + e]] for r in ra]) == \
+                        _sub(a_vals, mn0 + 16 * i + 8 * e, 8, 64 * s + 32 * h, 32)
+                    assert unpack_fragments(k8, "b", [[r[2 * h + e]] for r in rw]) == _transpose(w8)
+
+
+def test_the_accumulators_are_the_16x8_atoms_and_m8n8k32_sits_in_them_by_halves():
+    """store_acc_16x8 writes d[2h + e] of tile (i, j) to (16i + 8h + g, 8j + 2t + e); int4/02 keeps
+    the m8 tile of rows 8h.. in d[2h..2h+1]. Both agree with the atoms' C layouts."""
+    c16 = mma_atom("SM80_16x8x64_S32S4S4S32_TN").layout_c_tv
+    c8 = mma_atom("SM80_8x8x32_S32S4S4S32_TN").layout_c_tv
+    for name in ("SM80_16x8x32_S32S4S4S32_TN", "SM80_16x8x32_S32U4U4S32_TN", "SM80_16x8x64_S32U4U4S32_TN"):
+        assert str(mma_atom(name).layout_c_tv) == str(c16)
+    for lane in range(32):
+        g, t = lane // 4, lane % 4
+        for v in range(4):
+            h, e = v // 2, v % 2
+            assert c16(lane, v) == (g + 8 * h) + 16 * (2 * t + e)          # (m, n) column-major in 16 x 8
+            assert c8(lane, e) == g + 8 * (2 * t + e)                       # (m, n) in 8 x 8
+            assert c16(lane, v) == c8(lane, e) % 8 + 8 * h + 16 * (c8(lane, e) // 8)
+
+
+@pytest.mark.parametrize("bkb", [64, 128])
+def test_the_ldmatrix_phases_and_copy_rows_are_free_of_bank_conflicts(bkb):
+    """Each ldmatrix phase (8 row addresses of one matrix) and each line of 8 copied chunks hits 8
+    different 16-byte bank groups of the swizzled tile."""
+    for mn0 in (0, 16, 32, 48):
+        for s in range(bkb // 32):
+            addrs = [(_swizzled(bkb, mn0 + _lane_row(l), _lane_byte(l)) ^ (32 * s)) for l in range(32)]
+            for q in range(4):
+                assert len({(a // 16) % 8 for a in addrs[8 * q:8 * q + 8]}) == 8
+    cpr = bkb // 16
+    chunks = [_swizzled(bkb, c // cpr, 16 * (c % cpr)) for c in range(64 * cpr)]
+    assert sorted(chunks) == list(range(0, 64 * bkb, 16))           # every chunk stored once
+    for c0 in range(0, len(chunks), 8):                               # 8 consecutive threads' stores
+        assert len({(a // 16) % 8 for a in chunks[c0:c0 + 8]}) == 8
+
+
+@pytest.mark.parametrize("wn", [16, 32, 64, 128])
+def test_the_s32_staging_swizzle_permutes_the_chunks_of_each_row(wn):
+    cpr = wn // 4
+    for r in range(16):
+        sw = (2 * (r & 7)) & (cpr - 1)
+        assert sorted(c ^ sw for c in range(cpr)) == list(range(cpr))
+
+
+# ---------------------------------------------------------------------------------------------
+# On a GPU
+# ---------------------------------------------------------------------------------------------
+
+def _capability() -> int:
+    major, minor = torch.cuda.get_device_capability()
+    return 10 * major + minor
+
+
+def _runs(kernel: str) -> bool:
+    return catalog.get(kernel).runs_on(_capability())
+
+
+def _exact(x: torch.Tensor, w: torch.Tensor) -> torch.Tensor:
+    """x @ w.T in int64 on the CPU, as int32 where it fits."""
+    return (x.cpu().long() @ w.cpu().long().t()).to(torch.int32)
+
+
+# 1, primes, a tile +-1 (128 x 128 tiles; k-tiles of 128 and 256 values), odd K (a pad nibble),
+# K = 1, an odd number of k-tiles, tall-skinny and short-wide.
+RAGGED = [(1, 1, 1), (1, 1, 2), (7, 13, 33), (127, 129, 255), (128, 128, 256), (129, 127, 257), (1, 300, 4097),
+          (300, 1, 383), (515, 1029, 333), (64, 4096, 1024), (4096, 64, 768), (1000, 100, 2049), (37, 41, 31)]
+CASES = [(kernel, shape, signed) for kernel in KERNELS for shape in RAGGED for signed in (True, False)]
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("kernel,shape,signed", CASES,
+                         ids=[f"{k.split('/')[1]}-{'x'.join(map(str, s))}-{'s4' if g else 'u4'}" for k, s, g in CASES])
+def test_each_int4_kernel_is_exact_on_ragged_shapes(kernel, shape, signed):
+    if not _runs(kernel):
+        pytest.skip(f"{kernel} needs {catalog.get(kernel).needs()}")
+    m, n, k = shape
+    x, w, a, b = _operands(m, n, k, signed, "cuda")
+    out = torch.full((m, n), POISON, dtype=torch.int32, device="cuda")
+    c = warpgemm.matmul(a, b.t(), kernel=kernel, out=out)
+    assert c is out
+    assert torch.equal(c.cpu(), _exact(x, w))
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("signed", [True, False])
+def test_auto_allocates_its_output_and_ignores_a_garbage_pad_nibble(signed):
+    m, n, k = 129, 257, 1001
+    x, w, a, b = _operands(m, n, k, signed, "cuda")
+    # Bytes from elsewhere: the pad nibble of every row set, in both operands.
+    pad = torch.zeros_like(a.data[:1])
+    pad[0, -1] = 0xF0
+    a, b = (int4.Packed(p.data | pad, k, signed=signed) for p in (a, b))
+    torch.full((m, n), POISON, dtype=torch.int32, device="cuda")  # freed: likely the output's block next
+    c = warpgemm.matmul(a, b.t())
+    assert c.dtype == torch.int32 and c.shape == (m, n)
+    assert torch.equal(c.cpu(), _exact(x, w))
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("kernel", KERNELS)
+def test_strided_and_misaligned_bytes_are_read_or_copied_and_bias_is_added(kernel):
+    if not _runs(kernel):
+        pytest.skip(f"{kernel} needs {catalog.get(kernel).needs()}")
+    m, n, k = 70, 90, 512
+    x, w = _values(m, k, True, "cuda"), _values(n, k, True, "cuda")
+    wide = torch.zeros(m, 512, dtype=torch.uint8, device="cuda")
+    wide[:, :256] = int4.pack(x)                              # rows 512 bytes apart: read in place
+    shifted = torch.zeros(n * 256 + 1, dtype=torch.uint8, device="cuda")[1:].view(n, 256)
+    shifted.copy_(int4.pack(w))                               # base 1 byte off: copied first
+    bias = torch.randint(-1000, 1000, (n,), dtype=torch.int32, device="cuda")
+    c = warpgemm.matmul(int4.Packed(wide[:, :256], k), int4.Packed(shifted, k).t(), kernel=kernel, bias=bias)
+    assert torch.equal(c.cpu(), _exact(x, w) + bias.cpu())
+
+
+def _full_range_k(signed: bool, k: int):
+    """A row of A and a row of W whose products all take the largest magnitude: (-8)(-8) or 15 * 15."""
+    v = -8 if signed else 15
+    row = torch.full((1, k), v, dtype=torch.int8, device="cuda")
+    p = int4.Packed.from_values(row, signed=signed)
+    return p, p.t()
+
+
+@pytest.mark.gpu
+@pytest.mark.slow
+@pytest.mark.parametrize("kernel", KERNELS)
+@pytest.mark.parametrize("signed", [True, False])
+def test_sums_are_exact_up_to_the_k_bound_and_wrap_past_it(kernel, signed):
+    if not _runs(kernel):
+        pytest.skip(f"{kernel} needs {catalog.get(kernel).needs()}")
+    k_max, top = (S4_K_MAX, 64) if signed else (U4_K_MAX, 225)
+    a, b = _full_range_k(signed, k_max)
+    assert warpgemm.matmul(a, b, kernel=kernel).item() == top * k_max  # <= 2**31 - 1
+    a, b = _full_range_k(signed, k_max + 1)
+    wrapped = (top * (k_max + 1) + 2**31) % 2**32 - 2**31
+    assert warpgemm.matmul(a, b, kernel=kernel).item() == wrapped
