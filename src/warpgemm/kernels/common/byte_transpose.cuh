@@ -18,4 +18,16 @@ __device__ __forceinline__ void transpose4x4_bytes(const uint32_t* x, uint32_t* 
     y[3] = __byte_perm(t1, t3, 0x7632);
 }
 
+// Four 4 x 4 blocks side by side along k: w[4g + e] = 4 mn at k = 4g + e, to rows[i][g] = k 4g .. 4g + 3
+// of mn = i. Each rows[i] is then 16 consecutive k of one row, one 16-byte store.
+__device__ __forceinline__ void transpose4x16_bytes(const uint32_t (&w)[16], uint32_t (&rows)[4][4]) {
+#pragma unroll
+    for (int g = 0; g < 4; ++g) {
+        uint32_t y[4];
+        transpose4x4_bytes(&w[4 * g], y);
+#pragma unroll
+        for (int i = 0; i < 4; ++i) rows[i][g] = y[i];
+    }
+}
+
 }  // namespace wg

@@ -63,13 +63,7 @@ struct TransposeInPlace8 {
             for (int j = 0; j < 16; ++j) w[j] = ld_shared_u32((from ^ (16u * (j & 7))) + 128u * (j >> 3));
             __syncwarp();  // every lane has read the region before any lane writes over it
             uint32_t rows[4][4];  // rows[i][g]: row 4 m4 + i of the region, k 16 kb + 4 g .. + 3
-#pragma unroll
-            for (int g = 0; g < 4; ++g) {
-                uint32_t y[4];
-                transpose4x4_bytes(&w[4 * g], y);
-#pragma unroll
-                for (int i = 0; i < 4; ++i) rows[i][g] = y[i];
-            }
+            transpose4x16_bytes(w, rows);
 #pragma unroll
             for (int i = 0; i < 4; ++i) {
                 const int r = 4 * m4 + i;  // row 16 rho + r of the tile: r % 8 is the row's swizzle

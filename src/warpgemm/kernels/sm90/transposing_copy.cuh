@@ -74,13 +74,7 @@ struct TransposingCopy8 {
                 }
             }
             uint32_t rows[4][4];  // rows[i][g]: row out_row + i, k 16 kb + 4 g .. + 3
-#pragma unroll
-            for (int g = 0; g < 4; ++g) {
-                uint32_t y[4];
-                transpose4x4_bytes(&w[4 * g], y);
-#pragma unroll
-                for (int i = 0; i < 4; ++i) rows[i][g] = y[i];
-            }
+            transpose4x16_bytes(w, rows);
 #pragma unroll
             for (int i = 0; i < 4; ++i) {
                 const int r = out_row + i;
