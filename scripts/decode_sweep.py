@@ -100,10 +100,10 @@ def main() -> int:
                 doc["results"].append({"m": m, "n": n, "k": k, "params": label, "us": us, "cublas_us": base,
                                        "speedup": base / us, "weight_gbps": w_bytes / us / 1e3})
             del graphs, xs
+            if args.json:  # after every shape, so that a run cut short keeps what it measured
+                Path(args.json).write_text(json.dumps(doc, indent=1))
         del ws
         torch.cuda.empty_cache()
-    if args.json:
-        Path(args.json).write_text(json.dumps(doc, indent=1))
     return 0
 
 
