@@ -44,3 +44,37 @@ def test_the_first_matching_rule_wins_and_buckets_are_closed_ranges():
 def test_no_matching_rule_is_a_clear_error():
     with pytest.raises(ValueError, match=r"no kernel for float16 inputs on a device of compute capability 7\.5"):
         dispatch.choose(75, "float16", 16, 16, 16)
+
+
+def test_a_rule_measured_for_a_named_gpu_matches_only_devices_of_that_name():
+    rules = (Rule("hgemm/07_tuned", "bfloat16", params={"BM": 64}, device="H200"),
+             Rule("hgemm/07_tuned", "bfloat16", params={"BM": 128}))
+    assert dispatch.choose(90, "bfloat16", 16, 4096, 4096, rules=rules, device="NVIDIA H200").params == {"BM": 64}
+    assert dispatch.choose(90, "bfloat16", 16, 4096, 4096, rules=rules, device="NVIDIA GH200 480GB").params == {"BM": 64}
+    assert dispatch.choose(90, "bfloat16", 16, 4096, 4096, rules=rules,
+                           device="NVIDIA H100 80GB HBM3").params == {"BM": 128}
+    assert dispatch.choose(90, "bfloat16", 16, 4096, 4096, rules=rules).params == {"BM": 128}
+
+
+@pytest.mark.parametrize("m,n,k,kernel,params", [
+    # The H200's decode choices (docs/results/decode_sweep_h200.json) ...
+    (1, 14336, 4096, "decode/01_swap_ab_splitk", {"ROW_GROUPS": 2, "WARPS": 8}),
+    (4, 6144, 4096, "decode/01_swap_ab_splitk", {"ROW_GROUPS": 2, "WARPS": 16}),
+    (1, 4096, 4096, "decode/01_swap_ab_splitk", {"ROW_GROUPS": 1, "WARPS": 16}),
+    (16, 4096, 14336, "decode/02_swap_ab_wgmma", {"BM": 64, "BK": 64, "STAGES": 8}),
+    (16, 28672, 8192, "decode/01_swap_ab_splitk", {"ROW_GROUPS": 1, "WARPS": 4}),
+    (32, 8192, 8192, "decode/02_swap_ab_wgmma", {"BM": 64, "STAGES": 6}),
+    (64, 14336, 4096, "decode/02_swap_ab_wgmma", {"BM": 128, "STAGES": 4}),
+])
+def test_the_h200_has_decode_rules_of_its_own(m, n, k, kernel, params):
+    linear = ("row", "col")
+    rule = dispatch.choose(90, "bfloat16", m, n, k, layouts=linear, device="NVIDIA H200")
+    assert rule.kernel == kernel and rule.device == "H200"
+    assert {key: rule.params[key] for key in params} == params
+    h100 = dispatch.choose(90, "bfloat16", m, n, k, layouts=linear, device="NVIDIA H100 80GB HBM3")
+    assert h100.device is None  # the H100's rules serve every other sm_90 device
+
+
+def test_large_m_on_an_h200_takes_the_rules_every_hopper_shares():
+    rule = dispatch.choose(90, "bfloat16", 4096, 4096, 4096, layouts=("row", "col"), device="NVIDIA H200")
+    assert rule.kernel == "hopper/06_tma_store_epilogue" and rule.device is None

@@ -20,7 +20,7 @@ from .errors import NoDeviceError
 from .operands import Operand, detect, prepare
 from .runtime import CompiledKernel, compile_kernel, launch
 from .runtime.launch import DriverLaunch, planned_args, resident_blocks, zeroed_counters
-from .runtime.device import arch_of, current_arch, current_capability, has_device, require_arch, sm_count
+from .runtime.device import arch_of, current_arch, current_capability, device_name, has_device, require_arch, sm_count
 from .tuning import table
 
 _INT32_MAX = 2**31 - 1
@@ -107,7 +107,8 @@ def _spec_for(kernel: str, capability: int, in_name: str, m: int, n: int, k: int
         return catalog.get(kernel), {}
     precision = dispatch.fp32_precision() if in_name == "float32" else None
     layouts = (la[0] if la else catalog.ROW, lb[0] if lb else catalog.ROW)
-    rule = dispatch.choose(capability, in_name, m, n, k, precision, layouts=layouts)
+    rule = dispatch.choose(capability, in_name, m, n, k, precision, layouts=layouts,
+                           device=device_name(torch.cuda.current_device()))
     return catalog.get(rule.kernel), rule.params
 
 

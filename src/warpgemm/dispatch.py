@@ -1,8 +1,9 @@
 """``kernel="auto"``: which kernel, with which parameters, for a problem, as data.
 
-The rules are a table keyed by the device's compute capability, the input dtype (and, for
-float32, the precision torch asks for), and buckets of M, N and K. The first rule that matches
-wins, so specific rules come before general ones. A rule's ``params`` are the measured choice
+The rules are a table keyed by the device's compute capability (and, where one GPU of a
+capability needs choices of its own, its name), the input dtype (and, for float32, the precision
+torch asks for), and buckets of M, N and K. The first rule that matches wins, so specific rules
+come before general ones. A rule's ``params`` are the measured choice
 for its bucket; where a rule gives none, the kernel runs with its spec's defaults, or with the
 tuner's remembered choice for the exact problem when the user has tuned it
 (:mod:`warpgemm.tuning.table`). Rules are measured per arch and shipped with the package: a
@@ -37,14 +38,19 @@ class Rule:
     or ``"tf32"`` (``"high"`` or ``"medium"``); None matches both."""
     params: Mapping[str, int] = field(default_factory=dict)
     """Parameters measured best for the bucket; empty: the spec's defaults."""
+    device: str | None = None
+    """A part of the device's name (``torch.cuda.get_device_name``) the rule was measured for, as
+    ``"H200"``: GPUs of one compute capability whose memory differs (the H100's HBM3 and the
+    H200's HBM3e) want different small-M parameters. None: any device of the capability."""
     note: str = ""
     """Where the rule comes from (a measurement, or why it is a fallback)."""
 
-    def serves(self, capability: int, dtype: str, precision: str | None) -> bool:
+    def serves(self, capability: int, dtype: str, precision: str | None, device: str = "") -> bool:
         """Whether the rule applies to ``dtype`` inputs at ``precision`` on a device of compute
-        ``capability``, whatever the shape."""
+        ``capability`` named ``device``, whatever the shape."""
         return (self.dtype == dtype and (self.precision is None or self.precision == precision)
-                and self.capability[0] <= capability <= self.capability[1])
+                and self.capability[0] <= capability <= self.capability[1]
+                and (self.device is None or self.device in device))
 
     def fits(self, m: int, n: int, k: int, layouts: tuple[str, str] | None = None) -> bool:
         """Whether the problem's M, N, K and operand layouts fall in the rule's buckets."""
@@ -56,7 +62,36 @@ _LINEAR = (("row", "col"),)  # A (M, K) row-major, B = W.t() of an (N, K) weight
 
 _EITHER_B = (("row", "col"), ("row", "row"))  # A row-major, B = W.t() or a row-major B
 
+_H200 = "H200"  # the H200 and the GH200: HBM3e, 4.2 TB/s measured read bandwidth against the H100's 3.0
+
 RULES: tuple[Rule, ...] = (
+    # fp16 / bf16 decode on an H200 (scripts/decode_sweep.py, docs/results/decode_sweep_h200.json):
+    # its faster memory wants more rows of W a block where N is large, and rung 02 at 9-16 rows
+    # where K is long. The H100's rules below are measured on an H100 and serve every other sm_90.
+    *(Rule(kernel, dt, capability=(90, 90), layouts=_LINEAR, m=m, n=n, k=k, params=p, device=_H200,
+           note="measured on an H200 by scripts/decode_sweep.py")
+      for dt in ("bfloat16", "float16")
+      for kernel, m, n, k, p in (
+          ("decode/01_swap_ab_splitk", (1, 8), (6144, 12287), (0, 4096),
+           {"ROW_GROUPS": 2, "WARPS": 16, "UNROLL": 2, "L2_256B": 1}),
+          ("decode/01_swap_ab_splitk", (1, 8), (12288, INF), (0, 4096),
+           {"ROW_GROUPS": 2, "WARPS": 8, "UNROLL": 2, "L2_256B": 1}),
+          ("decode/01_swap_ab_splitk", (1, 8), (0, INF), (0, INF),
+           {"ROW_GROUPS": 1, "WARPS": 16, "UNROLL": 2, "L2_256B": 1}),
+          ("decode/02_swap_ab_wgmma", (9, 16), (0, INF), (12288, INF),
+           {"BM": 64, "BK": 64, "STAGES": 8, "IN_FLIGHT": 1}),
+          ("decode/01_swap_ab_splitk", (9, 16), (12288, INF), (0, INF),
+           {"ROW_GROUPS": 1, "WARPS": 4, "UNROLL": 2, "L2_256B": 1}),
+          ("decode/01_swap_ab_splitk", (9, 16), (6144, 12287), (0, INF),
+           {"ROW_GROUPS": 1, "WARPS": 8, "UNROLL": 2, "L2_256B": 1}),
+          ("decode/01_swap_ab_splitk", (9, 16), (0, INF), (0, INF),
+           {"ROW_GROUPS": 1, "WARPS": 16, "UNROLL": 2, "L2_256B": 1}),
+      )),
+    *(Rule("decode/02_swap_ab_wgmma", dt, capability=(90, 90), layouts=_EITHER_B, m=(17, 64), n=n, k=k, params=p,
+           device=_H200, note="measured on an H200 by scripts/decode_sweep.py")
+      for dt in ("bfloat16", "float16")
+      for n, k, p in (((12288, INF), (0, 4096), {"BM": 128, "BK": 128, "STAGES": 4, "IN_FLIGHT": 1}),
+                      ((0, INF), (0, INF), {"BM": 64, "BK": 128, "STAGES": 6, "IN_FLIGHT": 1}))),
     # fp16 / bf16 with 17..64 rows on Hopper: swap AB on the wgmma pipeline, where the first decode
     # kernel's loads of A outnumber those of W. Parameters from scripts/decode_sweep.py on an H100
     # (docs/results/decode_sweep_wgmma_h100.json): 64-row tiles below N = 12288, 128-row above.
@@ -133,21 +168,23 @@ RULES: tuple[Rule, ...] = (
 
 
 _by_key: dict[tuple, tuple[Rule, ...]] = {}
-"""(capability, dtype, precision) -> the shipped rules that can match, in order: the per-call
+"""(capability, dtype, precision, device name) -> the shipped rules that can match, in order: the per-call
 lookup scans only these for the shape."""
 
 
 def choose(capability: int, dtype: str, m: int, n: int, k: int, precision: str | None = None,
-           rules: tuple[Rule, ...] | None = None, layouts: tuple[str, str] | None = None) -> Rule:
+           rules: tuple[Rule, ...] | None = None, layouts: tuple[str, str] | None = None,
+           device: str = "") -> Rule:
     """The first rule of ``rules`` (default: the shipped :data:`RULES`) that matches a problem of
-    ``dtype`` inputs on a device of compute ``capability`` with operand ``layouts`` (as
-    ``operands.detect`` finds them); ValueError when none does."""
+    ``dtype`` inputs on a device of compute ``capability`` named ``device`` (its
+    ``torch.cuda.get_device_name``; rules measured for a named GPU match only it) with operand
+    ``layouts`` (as ``operands.detect`` finds them); ValueError when none does."""
     if rules is None:
         rules = RULES
-    key = (capability, dtype, precision)
+    key = (capability, dtype, precision, device)
     found = _by_key.get(key) if rules is RULES else None
     if found is None:
-        found = tuple(r for r in rules if r.serves(capability, dtype, precision))
+        found = tuple(r for r in rules if r.serves(capability, dtype, precision, device))
         if rules is RULES:
             _by_key[key] = found
     for rule in found:

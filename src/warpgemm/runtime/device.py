@@ -117,6 +117,19 @@ _archs: dict[int, str] = {}
 
 _sms: dict[int, int] = {}
 
+_names: dict[int, str] = {}
+
+
+def device_name(index: int) -> str:
+    """The name of CUDA device ``index`` (``torch.cuda.get_device_name``), looked up once per
+    device: the dispatch rules measured for one GPU of a compute capability match on it."""
+    name = _names.get(index)
+    if name is None:
+        import torch
+
+        name = _names[index] = torch.cuda.get_device_name(index)
+    return name
+
 
 def sm_count(index: int) -> int:
     """The number of SMs of CUDA device ``index``, looked up once per device."""
