@@ -7,7 +7,9 @@ Hopper path, whose tensor maps are made per call).
 
 Each case runs ``repeats`` times ``calls`` back-to-back eager calls, the cases taking turns
 (A B C A B C ...), so that a slow spell of the host hits them all; the table gives the fastest
-and the median repeat, in microseconds per call. To compare two versions of warpgemm,
+and the median repeat, in microseconds per call. Then the ratio to torch.matmul, paired: many
+pairs of adjacent short blocks (warpgemm's calls, torch's calls, in alternating order), the ratio
+of each pair, and their median and quartiles: the figure to compare against 1.0. To compare two versions of warpgemm,
 run the script once with each on ``PYTHONPATH``, in turns (the registered op's namespace can be
 defined once per process, so two versions cannot share one). ``--breakdown`` times the steps of a
 planned call one by one (the plan key, its lookup, the output's allocation, the launch alone).
@@ -49,6 +51,18 @@ def host_us(fn, calls: int = 20000) -> float:
     return best / calls * 1e6
 
 
+def paired_ratios(ours, theirs, pairs: int = 200, block: int = 200) -> list[float]:
+    """Per-call time of ``ours`` over that of ``theirs``, for ``pairs`` pairs of adjacent blocks of
+    ``block`` calls each (which goes first alternates): a slow spell of the host hits both halves
+    of a pair, so the ratios scatter far less than separate timings do."""
+    ratios = []
+    for i in range(pairs):
+        first, second = (ours, theirs) if i % 2 == 0 else (theirs, ours)
+        t1, t2 = per_call_us(first, block), per_call_us(second, block)
+        ratios.append(t1 / t2 if i % 2 == 0 else t2 / t1)
+    return ratios
+
+
 def breakdown(name: str, a: torch.Tensor, b: torch.Tensor) -> None:
     """The steps of a planned ``warpgemm.matmul(a, b)`` timed one by one."""
     from warpgemm import plan
@@ -83,6 +97,8 @@ def main() -> None:
     ap.add_argument("--repeats", type=int, default=7)
     ap.add_argument("--calls", type=int, default=1000)
     ap.add_argument("--breakdown", action="store_true", help="time the steps of a planned call one by one")
+    ap.add_argument("--pairs", type=int, default=200, help="pairs of blocks for the paired ratio")
+    ap.add_argument("--block", type=int, default=200, help="calls a block of the paired ratio")
     args = ap.parse_args()
     a = torch.randn(64, 64, device="cuda")
     b = torch.randn(64, 64, device="cuda")
@@ -103,6 +119,14 @@ def main() -> None:
             times[name].append(per_call_us(fn, args.calls))
     for name, ts in times.items():
         print(f"host time per call, {'' if '128x' in name else '64^3, '}{name:<44} min {min(ts):7.1f} us  median {statistics.median(ts):7.1f} us")
+    pairs = {"64^3 bf16": (lambda: warpgemm.matmul(ah, bh), lambda: torch.matmul(ah, bh))}
+    if hopper:
+        pairs["128x256x256 bf16"] = (lambda: warpgemm.matmul(x, w.t()), lambda: torch.matmul(x, w.t()))
+    for name, (ours, theirs) in pairs.items():
+        r = paired_ratios(ours, theirs, args.pairs, args.block)
+        print(f"paired host-time ratio, warpgemm.matmul / torch.matmul, {name}: median {statistics.median(r):.3f}x "
+              f"(quartiles {statistics.quantiles(r, n=4)[0]:.3f}-{statistics.quantiles(r, n=4)[2]:.3f}x, "
+              f"{len(r)} pairs of {args.block} calls)")
     if args.breakdown:
         breakdown("64^3 bf16 (auto)", ah, bh)
         if hopper:
