@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import itertools
 import json
 import sys
 from pathlib import Path
@@ -23,7 +24,7 @@ import torch
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 
 import warpgemm  # noqa: E402
-from warpgemm import catalog, scaled  # noqa: E402
+from warpgemm import catalog, plan, scaled  # noqa: E402
 from warpgemm.bench import context, timing  # noqa: E402
 
 
@@ -49,11 +50,13 @@ def _large_kernel(name, choice):
     kernel, rule = scaled.KERNEL, spec.shape_params
     scaled.KERNEL = name
     object.__setattr__(spec, "shape_params", lambda m, n, k: dict(choice))
+    plan.clear()  # a kept plan would launch the kernel it was made with
     try:
         yield
     finally:
         scaled.KERNEL = kernel
         object.__setattr__(spec, "shape_params", rule)
+        plan.clear()
 
 
 def _via(name, choice, call):
@@ -69,10 +72,12 @@ def _decode_tiles(choice):
     spec = catalog.get(scaled.DECODE_KERNEL)
     rule = spec.shape_params
     object.__setattr__(spec, "shape_params", lambda m, n, k: {**rule(m, n, k), **choice})
+    plan.clear()  # a kept plan would launch the choice it was made with
     try:
         yield
     finally:
         object.__setattr__(spec, "shape_params", rule)
+        plan.clear()
 
 
 def main() -> int:
@@ -81,10 +86,19 @@ def main() -> int:
     ap.add_argument("--sweep", action="store_true",
                     help="also time the decode kernel (igemm/06_scaled_swap_ab) with each tile choice of VARIANTS, "
                          "and the large shapes' kernels of LARGE_VARIANTS")
+    ap.add_argument("--decode-space", default=None,
+                    help="time the decode kernel with every choice of NAME=v,v;NAME=v,... (e.g. "
+                         "\"BK=128,256;STAGES=4,6,8\") instead of VARIANTS; implies --decode-only")
+    ap.add_argument("--decode-only", action="store_true", help="time the decode shapes only")
     args = ap.parse_args()
+    variants: tuple[dict[str, int], ...] = VARIANTS if args.sweep else ()
+    if args.decode_space:
+        space = {kv.split("=")[0]: [int(v) for v in kv.split("=")[1].split(",")] for kv in args.decode_space.split(";")}
+        variants = tuple(dict(zip(space, vals)) for vals in itertools.product(*space.values()))
+        args.decode_only = True
     doc = {"context": context.collect(), "large": [], "decode": []}
     l2 = torch.cuda.get_device_properties(0).L2_cache_size
-    for s in (4096, 8192):
+    for s in () if args.decode_only else (4096, 8192):
         sets = timing.sets_needed(2 * s * s + 4 * s * s, l2, 3)
         a = [_int8(s, s) for _ in range(sets)]
         w = [_int8(s, s) for _ in range(sets)]
@@ -125,7 +139,10 @@ def main() -> int:
             for label, r in runners.items():
                 r(0)
                 graphs[label] = timing.capture(r, sets)
-            for v in VARIANTS if args.sweep else ():
+            for v in variants:
+                spec = catalog.get(scaled.DECODE_KERNEL)
+                if not spec.valid(spec.resolve({**spec.shape_params(m, n, k), **v})):
+                    continue
                 with _decode_tiles(v):
                     runners["scaled_matmul"](0)
                     graphs[f"igemm/06 {v}"] = timing.capture(runners["scaled_matmul"], sets)
