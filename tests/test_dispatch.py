@@ -78,3 +78,17 @@ def test_the_h200_has_decode_rules_of_its_own(m, n, k, kernel, params):
 def test_large_m_on_an_h200_takes_the_rules_every_hopper_shares():
     rule = dispatch.choose(90, "bfloat16", 4096, 4096, 4096, layouts=("row", "col"), device="NVIDIA H200")
     assert rule.kernel == "hopper/06_tma_store_epilogue" and rule.device is None
+
+
+@pytest.mark.parametrize("m,n,k,cluster", [
+    (4096, 2048, 2048, 2),      # the Llama prefill's projections: 2 x 1 clusters
+    (4096, 4096, 4096, 2),
+    (8192, 8192, 8192, 2),
+    (1024, 6144, 4096, 1),      # 1024 rows, a wide N, a short K: single blocks measured faster
+    (16384, 16384, 16384, 1),   # from N = 16384: single blocks
+    (4096, 28672, 8192, 1),
+])
+def test_large_m_on_hopper_runs_clusters_where_they_measured_faster(m, n, k, cluster):
+    rule = dispatch.choose(90, "bfloat16", m, n, k, layouts=("row", "col"))
+    assert rule.kernel == "hopper/06_tma_store_epilogue"
+    assert rule.params.get("CLUSTER", 1) == cluster

@@ -136,6 +136,18 @@ RULES: tuple[Rule, ...] = (
     *(Rule("hopper/06_tma_store_epilogue", dt, capability=(90, 90), m=(65, 256), params={"BN": 128},
            note="the Hopper ladder's last rung with 128 x 128 tiles (docs/results/hopper_llm_*.json)")
       for dt in ("bfloat16", "float16")),
+    # 257 rows or more: 2 x 1 clusters (each k-tile of B multicast to two vertically adjacent
+    # tiles) up to N = 16383: median 1.003x cuBLAS against 0.994x on the H100's llm suite from
+    # M = 1024 (1.004x / 0.999x on the H200), 0.95x against 0.85x at the Llama prefill's 4096 x
+    # 2048 x 2048 (docs/results/hopper_llm_*.json, hopper_prefill_h100.json). Single blocks where
+    # they measured faster: 1024 rows with N of 6144 to 16383 and K <= 4096 (0.85x against 0.81x
+    # at 1024 x 6144 x 4096), and N from 16384 (1.037x against 1.016x at 16384^3).
+    *(Rule("hopper/06_tma_store_epilogue", dt, capability=(90, 90), m=(257, 2047), n=(6144, 16383), k=(0, 4096),
+           note="the Hopper ladder's last rung, single blocks (docs/results/hopper_llm_*.json)")
+      for dt in ("bfloat16", "float16")),
+    *(Rule("hopper/06_tma_store_epilogue", dt, capability=(90, 90), m=(257, INF), n=(0, 16383), params={"CLUSTER": 2},
+           note="the Hopper ladder's last rung, 2 x 1 clusters (docs/results/hopper_llm_*.json)")
+      for dt in ("bfloat16", "float16")),
     *(Rule("hopper/06_tma_store_epilogue", dt, capability=(90, 90), m=(257, INF),
            note="the Hopper ladder's last rung (docs/results/hopper_*.json)")
       for dt in ("bfloat16", "float16")),
