@@ -96,6 +96,16 @@ def main() -> int:
         space = {kv.split("=")[0]: [int(v) for v in kv.split("=")[1].split(",")] for kv in args.decode_space.split(";")}
         variants = tuple(dict(zip(space, vals)) for vals in itertools.product(*space.values()))
         args.decode_only = True
+    if variants:  # compile every decode choice in parallel processes first
+        from warpgemm.runtime.device import current_arch
+        from warpgemm.tuning.search import precompile
+        from warpgemm.tuning.table import Problem
+
+        spec = catalog.get(scaled.DECODE_KERNEL)
+        choices = {tuple(sorted(spec.resolve({**spec.shape_params(m, n, 4096), **v}).items()))
+                   for v in variants for m in (1, 16) for n in (4096, 14336)}
+        precompile(spec, [dict(c) for c in choices if spec.valid(dict(c))],
+                   Problem(1, 1, 1, "int8", "bfloat16", "row", "col"), current_arch())
     doc = {"context": context.collect(), "large": [], "decode": []}
     l2 = torch.cuda.get_device_properties(0).L2_cache_size
     for s in () if args.decode_only else (4096, 8192):
