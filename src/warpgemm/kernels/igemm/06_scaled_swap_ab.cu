@@ -12,7 +12,8 @@
 //
 // The epilogue (sm90/epilogue_direct.cuh, ScaledTransposedEpilogue) scales each sum by its
 // channel's scale_b and its token's scale_a, adds the channel's bias, rounds once to TC and
-// writes it into C's columns.
+// writes it into C's columns. Its scales and bias are loaded when a unit starts, under the
+// main loop, not after it.
 //
 // Requires sm_90a; A row-major (M x K), B column-major (B = W^T, W row-major); 16-byte aligned
 // bases, leading dimensions a multiple of 16. Any M, N, K (M <= BN per tile column; more tokens
@@ -42,6 +43,6 @@ igemm_scaled_swap_ab(const __grid_constant__ wg::TmaDescriptor tma_w, const __gr
     if (threadIdx.x == 0) Mainloop::init(&tma_w, &tma_x);
     __syncthreads();
 
-    const sm90::ScaledTransposedEpilogue<TC> epilogue{C, ldc, N, M, {scale_a, scale_a_step, scale_b, scale_b_step, bias}};
+    const sm90::ScaledTransposedEpilogue<TC, BN> epilogue{C, ldc, N, M, {scale_a, scale_a_step, scale_b, scale_b_step, bias}};
     sm90::persistent_split_k<Mainloop, 1>(&tma_w, &tma_x, N, M, K, epilogue, workspace, counters, splits);
 }

@@ -232,35 +232,42 @@ struct TransposedDirectEpilogue {
 // columns are the tokens (C's rows: scale_a per column of D). D(r, c) = s32 sum * scale_b[r] *
 // scale_a[c] + bias[r], in fp32, rounded once to TC and stored at C[c * ldc + r]. The scales
 // come as in ScaledDirectEpilogue (step 0: one value, 1: one per row or column).
-template <typename TC>
+//
+// A thread's scales and bias (2 rows of D, 2 * COLS / 8 columns) are loaded into registers by
+// prepare(), when the unit starts, so their global-memory latency passes under the main loop: at
+// decode sizes the main loop is one short read of the weight, and loads issued after it would
+// hold the tile's store back by a memory round trip.
+template <typename TC, int COLS>
 struct ScaledTransposedEpilogue {
+    static_assert(COLS % 8 == 0 && COLS <= 64, "COLS (the tile's columns, BN) is a multiple of 8, at most 64");
     TC* C;
     int ldc, rows, cols;  // D's shape: N x M of C
     Scaling s;
+    float sb[2], bb[2];      // rows first and first + 8 (fragment elements i with (i / 2) % 2 = h)
+    float sa[COLS / 8][2];   // columns n0 + 8 j + 2 t + e
 
-    __device__ __forceinline__ void prepare(int, const Work&) {}
-
-    template <int ACC>
-    __device__ __forceinline__ void store(const int32_t (&d)[ACC], int consumer, const Work& w) {
-        const int row0 = w.m0 + 64 * consumer;
-        const int first = row0 + 16 * ((threadIdx.x >> 5) & 3) + ((threadIdx.x & 31) >> 2);
+    __device__ __forceinline__ void prepare(int consumer, const Work& w) {
+        const int first = w.m0 + 64 * consumer + 16 * ((threadIdx.x >> 5) & 3) + ((threadIdx.x & 31) >> 2);
         const int t = threadIdx.x & 3;
-        float sb[2], bb[2];  // rows first and first + 8 (fragment elements i with (i / 2) % 2 = h)
 #pragma unroll
         for (int h = 0; h < 2; ++h) {
             const int row = first + 8 * h;
             sb[h] = row < rows ? __ldg(s.scale_b + row * s.scale_b_step) : 0.0f;
             bb[h] = (s.bias != nullptr && row < rows) ? __ldg(s.bias + row) : 0.0f;
         }
-        float sa[ACC / 4][2];  // columns w.n0 + 8 j + 2 t + e: at most 16 (BN <= 64)
 #pragma unroll
-        for (int j = 0; j < ACC / 4; ++j)
+        for (int j = 0; j < COLS / 8; ++j)
 #pragma unroll
             for (int e = 0; e < 2; ++e) {
                 const int col = w.n0 + 8 * j + 2 * t + e;
                 sa[j][e] = col < cols ? __ldg(s.scale_a + col * s.scale_a_step) : 0.0f;
             }
-        store_fragment_transposed<TC, ACC>(C, ldc, rows, cols, row0, w.n0, [&](int i, int, int) {
+    }
+
+    template <int ACC>
+    __device__ __forceinline__ void store(const int32_t (&d)[ACC], int consumer, const Work& w) {
+        static_assert(ACC / 4 * 8 == COLS, "the fragment holds COLS columns");
+        store_fragment_transposed<TC, ACC>(C, ldc, rows, cols, w.m0 + 64 * consumer, w.n0, [&](int i, int, int) {
             const int h = (i >> 1) & 1;
             return static_cast<float>(d[i]) * sa[i / 4][i & 1] * sb[h] + bb[h];
         });
