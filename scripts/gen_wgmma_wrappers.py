@@ -27,6 +27,7 @@ FORMS = (
     ("F32F16F16", "f32.f16.f16", "float", "f", 16, True),
     ("F32BF16BF16", "f32.bf16.bf16", "float", "f", 16, True),
     ("S32S8S8", "s32.s8.s8", "int32_t", "r", 32, False),
+    ("S32U8U8", "s32.u8.u8", "int32_t", "r", 32, False),
 )
 
 
@@ -86,15 +87,15 @@ def _struct(letters: str, ptx_types: str, ctype: str, cons: str, k: int, trans: 
     return body
 
 
-_ELEMENT = {"F32F16F16": "half_t", "F32BF16BF16": "bf16_t", "S32S8S8": "int8_t"}
+_ELEMENT = {"F32F16F16": "half_t", "F32BF16BF16": "bf16_t", "S32S8S8": "int8_t", "S32U8U8": "uint8_t"}
 
 _SELECTOR = """\
-// Gmma<T, N, TRANS_A, TRANS_B>: the m64nNk* atom for inputs of type T (half_t, bf16_t or int8_t),
-// with Acc its accumulator type, for kernels templated on the element type.
+// Gmma<T, N, TRANS_A, TRANS_B>: the m64nNk* atom for inputs of type T (half_t, bf16_t, int8_t or
+// uint8_t), with Acc its accumulator type, for kernels templated on the element type.
 template <typename T, int N, int TRANS_A = 0, int TRANS_B = 0>
 struct Gmma {
-    static_assert(sizeof(T) == 0, "no wgmma wrapper for this element type and N: T is half_t, bf16_t or "
-                                  "int8_t and N one of the shapes scripts/gen_wgmma_wrappers.py writes");
+    static_assert(sizeof(T) == 0, "no wgmma wrapper for this element type and N: T is half_t, bf16_t, int8_t "
+                                  "or uint8_t and N one of the shapes scripts/gen_wgmma_wrappers.py writes");
 };
 """
 

@@ -1,11 +1,13 @@
 """4-bit integer GEMM: packed int4 x packed int4 -> int32, exactly, through every warp-level 4-bit
-MMA form (wmma m8n8k32, mma.sync m8n8k32, m16n8k32, m16n8k64), signed and unsigned.
+MMA form (wmma m8n8k32, mma.sync m8n8k32, m16n8k32, m16n8k64), signed and unsigned, and on Hopper
+through packed tiles widened to 8-bit for the s8 / u8 wgmma (rung 05).
 
 On the CPU: the API's errors, the catalogue's facts, every kernel compiled for each arch it runs
 on without spills, and the kernels' index arithmetic (the swizzled tile, the ldmatrix reads, the
 registers each form takes from them, the accumulator layout the epilogue assumes) emulated in
 Python against warpgemm.layout's atoms, which tests/test_layout_atoms.py checks against the PTX
-ISA's fragment tables. On a GPU: exact equality with an int64 reference for every kernel on
+ISA's fragment tables; rung 05's widening (its k permutation and its bank behaviour) emulated the
+same way. On a GPU: exact equality with an int64 reference for every kernel on
 ragged shapes with the output poisoned, and the int32 accumulator's bound on K."""
 
 from __future__ import annotations
@@ -17,12 +19,13 @@ import torch
 
 import warpgemm
 from warpgemm import catalog, dispatch, int4
-from warpgemm.catalog.int4 import S4_K_MAX, U4_K_MAX
+from warpgemm.catalog.int4 import CLEARS_PAD_ON_HOST, S4_K_MAX, U4_K_MAX
 from warpgemm.errors import NoDeviceError
 from warpgemm.layout import mma_atom
 from warpgemm.layout.fragments import unpack_fragments
 
-KERNELS = ["int4/01_wmma_m8n8k32", "int4/02_mma_m8n8k32", "int4/03_mma_m16n8k32", "int4/04_mma_m16n8k64"]
+WIDEN = "int4/05_widen_to_s8_wgmma"
+KERNELS = ["int4/01_wmma_m8n8k32", "int4/02_mma_m8n8k32", "int4/03_mma_m16n8k32", "int4/04_mma_m16n8k64", WIDEN]
 POISON = -(2**31) + 12345
 
 
@@ -104,17 +107,20 @@ def test_plain_matmul_refuses_the_int4_kernels_by_name():
 # The catalogue
 # ---------------------------------------------------------------------------------------------
 
-def test_the_int4_family_has_one_rung_per_4bit_mma_form():
+def test_the_int4_family_has_one_rung_per_4bit_mma_form_then_the_hopper_widening_rung():
     specs = catalog.kernels("int4")
     assert [s.name for s in specs] == KERNELS
-    assert [s.arch for s in specs] == ["sm_75", "sm_75", "sm_80", "sm_80"]
+    assert [s.arch for s in specs] == ["sm_75", "sm_75", "sm_80", "sm_80", "sm_90a"]
     for s in specs:
         assert s.layouts == (("row", "col"),)
         assert s.outputs == {"int4": ("int32",), "uint4": ("int32",)} and s.math == "i4i32"
         assert s.called_by and "int4.Packed" in s.called_by
         text = " ".join(s.constraints)
-        assert str(S4_K_MAX) in text and str(U4_K_MAX) in text and "emulates" in text
+        assert str(S4_K_MAX) in text and str(U4_K_MAX) in text
+        assert ("emulates" in text) == (s.name != WIDEN)
         assert s.valid(s.resolve())
+    widen = catalog.get(WIDEN)
+    assert widen.persistent and widen.host_params == ("SPLITS",) and widen.name in CLEARS_PAD_ON_HOST
 
 
 def test_the_k_bounds_are_the_longest_sums_that_fit_int32():
@@ -123,10 +129,13 @@ def test_the_k_bounds_are_the_longest_sums_that_fit_int32():
 
 
 @pytest.mark.parametrize("dtype", ["int4", "uint4"])
-def test_auto_runs_m16n8k64_from_sm80_and_m8n8k32_on_turing(dtype):
+def test_auto_runs_m16n8k64_from_sm80_the_widening_rung_on_hopper_and_m8n8k32_on_turing(dtype):
     linear = ("row", "col")
-    for cap in (80, 86, 89, 90, 100):
+    for cap in (80, 86, 89, 100):
         assert dispatch.choose(cap, dtype, 4096, 4096, 4096, layouts=linear).kernel == "int4/04_mma_m16n8k64"
+    for m, n, k in ((1, 1, 1), (4096, 4096, 4096), (8192, 8192, 8192), (7, 28672, 8191)):
+        for device in ("", "NVIDIA H100 80GB HBM3", "NVIDIA H200"):
+            assert dispatch.choose(90, dtype, m, n, k, layouts=linear, device=device).kernel == WIDEN
     assert dispatch.choose(75, dtype, 1, 1, 1, layouts=linear).kernel == "int4/02_mma_m8n8k32"
 
 
@@ -282,6 +291,144 @@ def test_the_s32_staging_swizzle_permutes_the_chunks_of_each_row(wn):
 
 
 # ---------------------------------------------------------------------------------------------
+# Rung 05's widening, emulated (a Python twin of common/nibble_widen.cuh and sm90/widening_copy.cuh)
+# ---------------------------------------------------------------------------------------------
+
+def _widen4_bytes(x: int, signed: bool) -> int:
+    """widen4_bytes<SIGNED>: one nibble at the bottom of each byte of x, to s8 or u8 bytes."""
+    return (((x ^ 0x08080808) + 0x78787878) ^ 0x80808080) & 0xFFFFFFFF if signed else x
+
+
+def _widen_nibbles(w: int, signed: bool) -> tuple[int, int]:
+    return _widen4_bytes(w & 0x0F0F0F0F, signed), _widen4_bytes((w >> 4) & 0x0F0F0F0F, signed)
+
+
+def _load_address(p: int, tid: int) -> int:
+    """WideningCopy::load: byte offset of thread tid's 16 bytes in pass p, in the packed rows."""
+    return (32 * p + tid // 4) * 64 + 16 * (tid % 4)
+
+
+def _store_addresses(p: int, tid: int) -> tuple[int, int]:
+    """WideningCopy::store: byte offsets of thread tid's two 16-byte stores in the target tile."""
+    r, c = 32 * p + tid // 4, tid % 4
+    return r * 128 + (((2 * c) ^ (r & 7)) << 4), r * 128 + (((2 * c + 1) ^ (r & 7)) << 4)
+
+
+def _widen_tile(packed: bytes, rows: int, signed: bool) -> bytearray:
+    """The target tile (rows x 128 bytes, swizzled) the warpgroup's copy writes from `rows` packed
+    rows of 64 bytes."""
+    out = bytearray(rows * 128)
+    for p in range(rows // 32):
+        for tid in range(128):
+            src = _load_address(p, tid)
+            words = [int.from_bytes(packed[src + 4 * j:src + 4 * j + 4], "little") for j in range(4)]
+            wide = [x for w in words for x in _widen_nibbles(w, signed)]
+            for s, dst in enumerate(_store_addresses(p, tid)):
+                out[dst:dst + 16] = b"".join(x.to_bytes(4, "little") for x in wide[4 * s:4 * s + 4])
+    return out
+
+
+def _unswizzled(tile: bytearray, r: int, pos: int) -> int:
+    """Byte `pos` of row r of a 128-byte-swizzled K-major tile (SwizzledOperand<int8_t, MN, 128, true>)."""
+    chunk = (pos // 16) ^ (r % 8)
+    return tile[r * 128 + 16 * chunk + pos % 16]
+
+
+@pytest.mark.parametrize("signed", [True, False])
+def test_the_widening_puts_value_k_of_position_p_by_the_permutation_for_any_nibbles(signed):
+    """Position P of a widened row holds value ((4,2),16):((2,1),8)(P) of the k-tile, as an s8 or u8
+    byte, for every nibble value; every position once."""
+    from warpgemm.layout import Layout
+
+    k_of = Layout(((4, 2), 16), ((2, 1), 8))
+    assert sorted(k_of(pos) for pos in range(128)) == list(range(128))
+    rows = 64
+    values = _values(rows, 128, signed)
+    values[0, :16] = torch.arange(-8, 8) if signed else torch.arange(16)  # every nibble
+    tile = _widen_tile(bytes(int4.pack(values, signed=signed).flatten().tolist()), rows, signed)
+    for r in range(rows):
+        got = [_unswizzled(tile, r, pos) for pos in range(128)]
+        want = [values[r, k_of(pos)].item() % 256 for pos in range(128)]
+        assert got == want, r
+
+
+@pytest.mark.parametrize("signed", [True, False])
+def test_a_and_b_widened_alike_give_the_dot_products_of_the_values(signed):
+    m, n = 64, 32
+    x, w = _values(m, 128, signed), _values(n, 128, signed)
+    ta = _widen_tile(bytes(int4.pack(x, signed=signed).flatten().tolist()), m, signed)
+    tb = _widen_tile(bytes(int4.pack(w, signed=signed).flatten().tolist()), n, signed)
+
+    def row(tile: bytearray, r: int) -> list[int]:
+        b = [_unswizzled(tile, r, pos) for pos in range(128)]
+        return [v - 256 if signed and v >= 128 else v for v in b]
+
+    wide_a, wide_b = [row(ta, r) for r in range(m)], [row(tb, r) for r in range(n)]
+    got = torch.tensor([[sum(p * q for p, q in zip(a, b)) for b in wide_b] for a in wide_a])
+    assert torch.equal(got, x.long() @ w.long().t())
+
+
+def test_the_widening_loads_and_stores_are_free_of_bank_conflicts():
+    """Every warp's 16-byte loads of packed rows and 16-byte stores into the swizzled target, in
+    every pass, on warpgemm.layout's bank model (8 lanes a wavefront)."""
+    from warpgemm.layout.banks import bank_conflicts
+
+    for p in range(4):  # BN / 2 = 128 rows of B: four passes (A's 64 rows: the first two)
+        for warp in range(4):
+            lanes = range(32 * warp, 32 * warp + 32)
+            assert bank_conflicts([_load_address(p, t) for t in lanes], 16).conflicts == 0
+            for s in range(2):
+                assert bank_conflicts([_store_addresses(p, t)[s] for t in lanes], 16).conflicts == 0
+    # Every byte of a 128-row target tile is written once.
+    written = sorted(a + i for p in range(4) for t in range(128) for a in _store_addresses(p, t) for i in range(16))
+    assert written == list(range(128 * 128))
+
+
+def test_the_widening_rungs_shared_memory_and_the_limits_of_its_tile():
+    spec = catalog.get(WIDEN)
+    p = spec.resolve()
+    ring = p["STAGES"] * (p["BM"] + p["BN"]) * p["BK"] // 2
+    assert spec.smem_bytes(p) == ring + 1024 + 2 * (p["BM"] + p["BN"]) * p["BK"] == 197632
+    assert spec.valid(spec.resolve({"STAGES": 5})) and not spec.valid(spec.resolve({"STAGES": 6}))
+    assert spec.valid(spec.resolve({"BN": 128, "STAGES": 8}))
+    for bad in ({"BM": 64}, {"BK": 256}, {"BN": 96}, {"STAGES": 1}, {"SPLITS": 17}):
+        assert not spec.valid(spec.resolve(bad)), bad
+    for choice in ({"BN": bn, "STAGES": s} for bn in spec.tuning["BN"] for s in spec.tuning["STAGES"]):
+        assert spec.valid(spec.resolve(choice)), choice
+
+
+def test_the_packed_maps_cover_the_bytes_of_each_row_in_64_byte_boxes():
+    from warpgemm.catalog.int4 import packed_map
+
+    m = packed_map(300, 1001, 512, 128)
+    assert m.dtype == "uint8" and m.dims == (501, 300) and m.outer_stride_bytes == 512 and m.box == (64, 128)
+    one = packed_map(1, 33, 17, 256)  # a single row never steps: any 16-byte multiple
+    assert one.dims == (17, 1) and one.outer_stride_bytes == 32 and one.box == (64, 256)
+
+
+@pytest.mark.parametrize("rows,k,offset", [(5, 33, 0), (4, 64, 0), (3, 31, 1), (1, 7, 0)])
+def test_clearing_the_pad_nibble_copies_and_keeps_every_value(rows, k, offset):
+    from warpgemm.int4_matmul import aligned_rows
+
+    x = _values(rows, k, True)
+    raw = torch.zeros(rows * 64 + offset, dtype=torch.uint8)[offset:offset + rows * ((k + 1) // 2)]
+    packed = raw.view(rows, (k + 1) // 2)
+    packed.copy_(int4.pack(x))
+    if k % 2:
+        packed[:, -1] |= 0xF0  # a garbage pad nibble
+    p = int4.Packed(packed, k)
+    data, ld = aligned_rows(p, clear_pad=True)
+    assert ld % 16 == 0 and data.data_ptr() % 16 == 0 and data.stride(0) == ld
+    nbytes = (k + 1) // 2
+    assert torch.equal(int4.unpack(data[:, :nbytes], size=k), x)
+    if k % 2:
+        assert data.data_ptr() != packed.data_ptr() and int(data[:, nbytes - 1].max()) < 16
+        assert int(packed[:, -1].min()) >= 0xF0  # the caller's bytes are untouched
+    kept, _ = aligned_rows(p)  # without clear_pad: in place where aligned
+    assert (kept.data_ptr() == packed.data_ptr()) == (offset == 0 and nbytes % 16 == 0 or rows == 1 and offset == 0)
+
+
+# ---------------------------------------------------------------------------------------------
 # On a GPU
 # ---------------------------------------------------------------------------------------------
 
@@ -310,14 +457,21 @@ CASES = [(kernel, shape, signed) for kernel in KERNELS for shape in RAGGED for s
 @pytest.mark.parametrize("kernel,shape,signed", CASES,
                          ids=[f"{k.split('/')[1]}-{'x'.join(map(str, s))}-{'s4' if g else 'u4'}" for k, s, g in CASES])
 def test_each_int4_kernel_is_exact_on_ragged_shapes(kernel, shape, signed):
+    _assert_exact(kernel, shape, signed)
+
+
+def _assert_exact(kernel: str, shape: tuple[int, int, int], signed: bool, launches: int = 1, **params: int) -> None:
+    """Fresh operands, the output poisoned before each of `launches` calls, exact every time."""
     if not _runs(kernel):
         pytest.skip(f"{kernel} needs {catalog.get(kernel).needs()}")
     m, n, k = shape
     x, w, a, b = _operands(m, n, k, signed, "cuda")
-    out = torch.full((m, n), POISON, dtype=torch.int32, device="cuda")
-    c = warpgemm.matmul(a, b.t(), kernel=kernel, out=out)
-    assert c is out
-    assert torch.equal(c.cpu(), _exact(x, w))
+    out = torch.empty((m, n), dtype=torch.int32, device="cuda")
+    for _ in range(launches):
+        out.fill_(POISON)
+        c = warpgemm.matmul(a, b.t(), kernel=kernel, out=out, **params)
+        assert c is out
+        assert torch.equal(c.cpu(), _exact(x, w))
 
 
 @pytest.mark.gpu
@@ -372,3 +526,30 @@ def test_sums_are_exact_up_to_the_k_bound_and_wrap_past_it(kernel, signed):
     a, b = _full_range_k(signed, k_max + 1)
     wrapped = (top * (k_max + 1) + 2**31) % 2**32 - 2**31
     assert warpgemm.matmul(a, b, kernel=kernel).item() == wrapped
+
+
+# Rung 05 beyond the shared cases: its other tiles and stage counts, the persistent grid's split
+# last wave (forced and by the cost model), a K tail inside a k-tile, many tiles.
+WIDEN_CASES = [
+    ({}, (1000, 3000, 4096)), ({"SPLITS": 4}, (300, 600, 8192)), ({"SPLITS": 16}, (1, 1, 100001)),
+    ({"BN": 128, "STAGES": 3}, (777, 555, 1999)), ({"BN": 128, "STAGES": 8}, (128, 128, 128)),
+    ({"BN": 64, "STAGES": 2}, (65, 63, 160)), ({"STAGES": 5, "GROUP": 16}, (2049, 4097, 672)),
+    ({"BN": 192, "SPLITS": 1}, (513, 385, 3071)),
+]
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("params,shape", WIDEN_CASES,
+                         ids=["".join(f"{k}{v}-" for k, v in p.items()) + "x".join(map(str, s)) for p, s in WIDEN_CASES])
+@pytest.mark.parametrize("signed", [True, False])
+def test_the_widening_rung_is_exact_with_each_tile_and_split(params, shape, signed):
+    _assert_exact(WIDEN, shape, signed, launches=2, **params)  # the split's counters are left zero for the next
+
+
+@pytest.mark.gpu
+def test_auto_on_hopper_runs_the_widening_rung():
+    if _capability() != 90:
+        pytest.skip("the widening rung is kernel='auto' on compute capability 9.0 only")
+    assert dispatch.choose(90, "int4", 4096, 4096, 4096, layouts=("row", "col")).kernel == WIDEN
+    x, w, a, b = _operands(333, 4444, 1234, True, "cuda")
+    assert torch.equal(warpgemm.matmul(a, b.t()).cpu(), _exact(x, w))

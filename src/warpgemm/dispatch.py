@@ -165,8 +165,11 @@ RULES: tuple[Rule, ...] = (
     Rule("igemm/01_mma_sync_s8", "int8", capability=(80, INF),
          note="the s8 mma.sync kernel, any layout (docs/igemm.md); not measured on these GPUs yet"),
     # 4-bit integers (warpgemm.int4.Packed, "int4" = s4, "uint4" = u4), A (M, K) and W (N, K) packed
-    # along K. A Hopper kernel that widens int4 to int8 on chip for the s8 wgmma goes here, as a
-    # capability=(90, 90) rule before these: every 4-bit mma.sync is emulated on sm_90.
+    # along K. On Hopper every 4-bit mma.sync is emulated: the packed tiles are widened to 8-bit on
+    # chip for the s8 / u8 wgmma instead.
+    *(Rule("int4/05_widen_to_s8_wgmma", dt, capability=(90, 90), layouts=_LINEAR,
+           note="packed tiles widened on chip for the 8-bit wgmma (docs/igemm.md); not yet measured")
+      for dt in ("int4", "uint4")),
     *(Rule("int4/04_mma_m16n8k64", dt, capability=(80, INF), layouts=_LINEAR,
            note="the largest 4-bit mma.sync form (docs/igemm.md); not yet measured")
       for dt in ("int4", "uint4")),

@@ -4,7 +4,10 @@
 (``api.matmul`` hands it over before anything else). A call: check the operands (both Packed, A
 as built (M, K), B = W^T, one signedness, one K); pick the kernel (``dispatch``, dtype ``int4`` or
 ``uint4``) or take the named one of the ``int4`` family; give each operand 16-byte aligned rows
-(in place when it has them, else a zero-padded copy); launch on torch's current stream.
+(in place when it has them, else a zero-padded copy; for a kernel that would multiply an odd K's
+pad nibble, ``catalog.int4.CLEARS_PAD_ON_HOST``, a copy of the operand with fewer rows with the pad
+cleared); launch on torch's current stream through ``api.run_instance`` (the persistent kernels'
+grid, tensor maps and split workspace).
 
 The sums are int32: exact while they fit, which any K up to ``catalog.int4.k_max(signed)``
 guarantees (33554431 for s4, 9544371 for u4); longer sums wrap as int32 additions do.
@@ -20,12 +23,12 @@ from typing import Any
 import torch
 
 from . import catalog, dispatch
-from .catalog.int4 import CALLED_BY
+from .api import run_instance
+from .catalog.int4 import CALLED_BY, CLEARS_PAD_ON_HOST
 from .errors import NoDeviceError
 from .int4 import Packed
 from .operands import Operand
-from .runtime import compile_kernel, launch
-from .runtime.device import arch_of, current_capability, has_device
+from .runtime.device import current_capability, has_device
 
 WHO = "warpgemm.matmul"
 _INT32_MAX = 2**31 - 1
@@ -87,17 +90,22 @@ def spec_for(kernel: str, capability: int, in_name: str, m: int, n: int, k: int,
     return spec, chosen
 
 
-def aligned_rows(p: Packed) -> tuple[torch.Tensor, int]:
+def aligned_rows(p: Packed, clear_pad: bool = False) -> tuple[torch.Tensor, int]:
     """``p``'s bytes with a 16-byte aligned base and rows a multiple of 16 bytes apart, and that
-    row distance: the bytes themselves where they are so, else a copy in a zeroed buffer."""
+    row distance: the bytes themselves where they are so, else a copy in a zeroed buffer. With
+    ``clear_pad`` and an odd K, always a copy, whose pad nibbles (the high nibble of each row's
+    last byte) are zero."""
     data = p.data
     nbytes = data.shape[1]
+    pad = clear_pad and p.k % 2 == 1
     ld = data.stride(0) if data.shape[0] > 1 else -(-max(nbytes, 1) // 16) * 16
-    if data.data_ptr() % 16 == 0 and ld % 16 == 0 and ld >= nbytes:
+    if not pad and data.data_ptr() % 16 == 0 and ld % 16 == 0 and ld >= nbytes:
         return data, ld
     ld = -(-max(nbytes, 1) // 16) * 16
     buf = torch.zeros((data.shape[0], ld), dtype=torch.uint8, device=data.device)
     buf[:, :nbytes].copy_(data)
+    if pad:
+        buf[:, nbytes - 1].bitwise_and_(0x0F)
     return buf, ld
 
 
@@ -135,13 +143,14 @@ def matmul(a: Packed, b: Packed, *, out_dtype: torch.dtype | None = None, bias: 
             return c
         if k == 0:
             return c.zero_() if bias is None else c.copy_(bias.expand(m, n))
-        (da, lda), (db, ldb) = aligned_rows(a), aligned_rows(b)
+        # A kernel that multiplies the pad nibble gets it cleared in one operand: zero times anything.
+        clear_a = spec.name in CLEARS_PAD_ON_HOST and m <= n
+        clear_b = spec.name in CLEARS_PAD_ON_HOST and m > n
+        (da, lda), (db, ldb) = aligned_rows(a, clear_a), aligned_rows(b, clear_b)
         oa = Operand(da, catalog.ROW, lda, da is not a.data)
         ob = Operand(db, catalog.COL, ldb, db is not b.data)
         index = device.index if device.index is not None else torch.cuda.current_device()
-        compiled = compile_kernel(inst.source, inst.name_expression, arch_of(index))
-        launch(compiled, inst.grid(m, n, k), inst.block, inst.args(oa, ob, c, m, n, k),
-               shared_bytes=inst.smem_bytes, device=index)
+        run_instance(inst, oa, ob, c, m, n, k, index)
         if bias is not None:
             c.add_(bias)
         return c

@@ -11,14 +11,25 @@ two values a byte. The input "dtype" names the signedness: ``int4`` (s4, -8..7) 
 (u4, 0..15); the template takes it as ``wg::s4x2_t`` or ``wg::u4x2_t``. The ABI is the ladder's,
 ``(A, B, C, M, N, K, lda, ldb, ldc)`` with K in values and ``lda``/``ldb`` in bytes.
 
+Rung 05 is the Hopper kernel (sm_90a, where every 4-bit mma is emulated): igemm/02's persistent
+TMA + wgmma pipeline with stages of packed tiles, which the consumers widen to 8-bit tiles in
+shared memory for the s8 (or u8) wgmma. Its ABI is igemm/02's: two tensor maps of the packed
+bytes (no swizzle, 64-byte boxes: :func:`packed_map`), then C, M, N, K (values), ldc and the last
+wave's K split. An odd K's pad nibble is cleared by the host in one operand first
+(:data:`CLEARS_PAD_ON_HOST`).
+
 ``warpgemm.matmul`` reaches these kernels only through :mod:`warpgemm.int4_matmul`, for Packed
 operands (``called_by``): a plain tensor holds no 4-bit values.
 """
 
 from __future__ import annotations
 
-from typing import Mapping
+from typing import Any, Mapping
 
+import numpy as np
+
+from ..runtime import tensor_map
+from . import hopper
 from .spec import COL, ROW, Family, KernelSpec
 
 S4_K_MAX = (2**31 - 1) // 64
@@ -84,6 +95,48 @@ def _valid_padded(p: Mapping[str, int]) -> bool:
             and (p["BN"] * row) % 1024 == 0 and _smem_padded(p) <= 227 * 1024)
 
 
+PACKED_BOX_BYTES = 64
+"""The inner size of rung 05's TMA boxes: one k-tile (128 values) of a packed row."""
+
+def packed_map(rows: int, k: int, ld: int, box_rows: int) -> tensor_map.TileMap:
+    """The tensor map of a packed operand (``rows`` rows of ``k`` values, ``ceil(k / 2)`` bytes
+    each, ``ld`` bytes apart) for rung 05: boxes of 64 bytes by ``box_rows`` rows. Bytes past a
+    row's end arrive as zeros (zero values)."""
+    nbytes = (k + 1) // 2
+    stride = ld if rows > 1 else -(-max(nbytes, 1) // 16) * 16
+    return tensor_map.TileMap("uint8", (nbytes, rows), stride, (PACKED_BOX_BYTES, box_rows))
+
+
+def _widen_args(inst: Any, a: Any, b: Any, c: Any, m: int, n: int, k: int, workspace: Any = None,
+                bias: Any = None) -> tuple[Any, ...]:
+    """Rung 05: the packed maps of A (M rows, (64, BM) boxes) and W (N rows, (64, BN) boxes), C, M,
+    N, K (values), ldc, then the K split of the last wave. ``a.ld``, ``b.ld``: row pitches in bytes."""
+    p = inst.params
+    map_a, map_b = packed_map(m, k, a.ld, p["BM"]), packed_map(n, k, b.ld, p["BN"])
+    # No swizzle: the widening copy reads the packed rows whole (sm90/widening_copy.cuh).
+    return (tensor_map.encode(map_a, a.tensor.data_ptr(), swizzle=False),
+            tensor_map.encode(map_b, b.tensor.data_ptr(), swizzle=False), c,
+            np.int32(m), np.int32(n), np.int32(k), np.int32(c.stride(0)), *hopper.split_args(workspace))
+
+
+def _smem_widening(p: Mapping[str, int]) -> int:
+    """The packed ring ((BM + BN) rows of BK / 2 bytes a stage), its barriers in a 1024-byte gap,
+    then two slots of 8-bit target tiles ((BM + BN) rows of BK bytes): sm90/mainloop_widening.cuh."""
+    return p["STAGES"] * (p["BM"] + p["BN"]) * p["BK"] // 2 + 1024 + 2 * (p["BM"] + p["BN"]) * p["BK"]
+
+
+def _valid_widening(p: Mapping[str, int]) -> bool:
+    """Rung 05's static_asserts: BM = 128 (two consumers), BK = 128 values, BN a wgmma N that
+    splits into 32-row passes per consumer, at most 227 KB of shared memory."""
+    return (p["BM"] == 128 and p["BK"] == 128 and p["BN"] in (64, 128, 192, 256) and 2 <= p["STAGES"] <= 8
+            and p["GROUP"] >= 1 and 0 <= p["SPLITS"] <= hopper.MAX_SPLITS and _smem_widening(p) <= 227 * 1024)
+
+
+_WIDEN = "widen_to_s8_wgmma"
+CLEARS_PAD_ON_HOST = frozenset({f"int4/05_{_WIDEN}"})
+"""Kernels that multiply an odd K's pad nibble like a value: :mod:`warpgemm.int4_matmul` clears it
+in one operand (a copy of the one with fewer rows) before the launch."""
+
 INT4_FAMILY = Family(
     name="int4", title="4-bit integer GEMM (packed int4 in, int32 out, exact)", bench_dtype="int4",
     square_max=16384,
@@ -114,6 +167,15 @@ INT4: tuple[KernelSpec, ...] = (
     _f(4, "mma.sync m16n8k64: a whole 16 x 64 ldmatrix block per instruction, half the instructions",
        "mma_m16n8k64", "int4_mma_m16n8k64", arch="sm_80", params=_SM80, tuning=_TUNING,
        constraints=(_PACKED, _ALIGN, _K_BOUND, _EMULATED)),
+    _f(5, "Hopper: packed tiles by TMA, widened to 8-bit in shared memory for the s8 / u8 wgmma (igemm/02's "
+          "pipeline)", _WIDEN, "int4_widen_to_s8_wgmma", arch="sm_90a", abi=_widen_args,
+       params={"BM": 128, "BN": 256, "BK": 128, "STAGES": 4, "GROUP": 8, "SPLITS": 0},
+       threads=lambda p: 128 * (1 + p["BM"] // 64), persistent=True, smem_bytes=_smem_widening,
+       last_wave=hopper.last_wave, workspace=hopper.split_scratch, counters=hopper.split_counters,
+       host_params=("SPLITS",), valid=_valid_widening,
+       tuning={"BN": (128, 256), "STAGES": (3, 4, 5), "GROUP": (8, 16), "SPLITS": (0, 1)},
+       constraints=(_PACKED, _ALIGN, "an odd K: the pad nibbles of the operand with fewer rows are cleared in a "
+                    "copy first", _K_BOUND, "the s8 (s4) or u8 (u4) wgmma on widened tiles: no emulation")),
 )
 
 
