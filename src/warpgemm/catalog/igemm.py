@@ -113,8 +113,9 @@ def _scaled_swap_args(inst: Any, a: Any, b: Any, c: Any, m: int, n: int, k: int,
 def _decode_params(m: int, n: int, k: int) -> dict[str, int]:
     """Rung 06's tiles by shape: 32 or 64 tokens a tile; 64-row tiles of W, 256 k a k-tile, below
     N = 12288, and 128-row tiles of 128 k above (scripts/scaled_bench.py --decode-space on an
-    H100: 1.92x cuBLAS bf16 at 14336 x 4096 against 1.74x for the 64-row tiles; every choice within
-    0.03x of the others at 4096 x 4096)."""
+    H100, docs/results/scaled_decode_sweep_h100.json: 1.92x cuBLAS bf16 at 14336 x 4096 against
+    1.80x for 128-row tiles of 256 k with a k-tile in flight; no choice faster than 64-row tiles
+    of 256 k at 4096 x 4096)."""
     return {"BN": 32 if m <= 32 else 64,
             **({"BM": 64, "IN_FLIGHT": 0} if n < 12288 else {"BM": 128, "BK": 128, "IN_FLIGHT": 0})}
 
