@@ -1,4 +1,4 @@
-"""Regenerate the drawings in docs/img/layout_*.svg that docs/layouts.md shows.
+"""Regenerate the drawings in docs/img/layout_*.svg that docs/layouts.md and docs/igemm.md show.
 
     python scripts/gen_layout_docs.py [--out docs/img]
 """
@@ -36,6 +36,10 @@ def figures() -> dict[str, draw.Figure]:
     return {
         "layout_mma_sm80_16x8x16.svg": draw.draw_mma_atom(mma_atom("SM80_16x8x16_F16F16F16F16_TN")),
         "layout_mma_sm70_8x8x4.svg": draw.draw_mma_atom(mma_atom("SM70_8x8x4_F16F16F16F16_TN")),
+        # The integer atoms of docs/igemm.md: int8 m16n8k32 (igemm/01) and the 4-bit forms.
+        "layout_mma_sm80_16x8x32_s8.svg": draw.draw_mma_atom(mma_atom("SM80_16x8x32_S32S8S8S32_TN")),
+        "layout_mma_sm80_8x8x32_s4.svg": draw.draw_mma_atom(mma_atom("SM80_8x8x32_S32S4S4S32_TN")),
+        "layout_mma_sm80_16x8x64_s4.svg": draw.draw_mma_atom(mma_atom("SM80_16x8x64_S32S4S4S32_TN")),
         "layout_tiled_mma.svg": draw.draw_tiled_mma(tiled),
         # The write-up's ldmatrix TiledCopies (hgemm/09, docs/cute.md): who loads which element
         # of one (32,16) tile of A (M x K) and of B (N x K).
