@@ -297,7 +297,7 @@ def _keep_plan(plan_key: tuple, inst: KernelInstance, oa: Operand, ob: Operand, 
         return
     align = inst.spec.align_elems * oa.tensor.element_size()
     launcher = DriverLaunch(kernel, kernel.function(device), inst.grid(m, n, k, slots), inst.block,
-                            inst.smem_bytes, None, args)
+                            inst.smem_bytes, None, args, inst.spec.dependent_launch)
     plan.put(plan_key, plan.Plan(launcher, template, slots_of, (m, n), c.dtype, align, device, bias_after,
                                  0 if scratch is None else scratch.numel(),
                                  0 if counters is None else counters.numel()))
@@ -311,7 +311,7 @@ def _keep_args_plan(plan_key: tuple, inst: KernelInstance, kernel: CompiledKerne
     torch's allocator and counters from the stream's buffer), and it launches through a driver
     launch set up once."""
     launcher = DriverLaunch(kernel, kernel.function(device), inst.grid(m, n, k, slots),
-                            inst.block, inst.smem_bytes, inst.cluster, args)
+                            inst.block, inst.smem_bytes, inst.cluster, args, inst.spec.dependent_launch)
     a_layout, a_ld, b_layout, b_ld = oa.layout, oa.ld, ob.layout, ob.ld
     make_workspace = None
     if workspace is not None:
@@ -396,9 +396,10 @@ def run_instance(inst: KernelInstance, a: Operand, b: Operand, c: torch.Tensor, 
     workspace = _workspace(inst, m, n, k, device, slots)
     if inst.single_launch:
         launch(kernel, inst.grid(m, n, k, slots), inst.block, inst.args(a, b, c, m, n, k, workspace, bias),
-               shared_bytes=inst.smem_bytes, device=device, cluster=inst.cluster)
+               shared_bytes=inst.smem_bytes, device=device, cluster=inst.cluster,
+               dependent=inst.spec.dependent_launch)
         return
     for step in inst.launches(a, b, c, m, n, k, workspace, bias, slots):
         kernel = compile_kernel(step.source, step.name_expression, arch)
         launch(kernel, step.grid, step.block, step.args, shared_bytes=step.smem_bytes, device=device,
-               cluster=step.cluster)
+               cluster=step.cluster, dependent=step.dependent)

@@ -92,7 +92,7 @@ DECODE: tuple[KernelSpec, ...] = (
        max_m=lambda p: 8 * p["TOKEN_TILES"],
        tuning={"ROW_GROUPS": (1, 2), "WARPS": (4, 8, 16), "UNROLL": (2, 4, 8), "KSPLIT": (1, 2, 4),
                "L2_256B": (0, 1)},
-       valid=_valid, abi=_args, fused_bias=True),
+       valid=_valid, abi=_args, fused_bias=True, dependent_launch=True),
     _f(2, "swap AB on Hopper's pipeline: W on wgmma's M side streamed by TMA, the tokens shared by a "
           "tile's rows", "swap_ab_wgmma",
        "decode_swap_ab_wgmma", arch="sm_90a", layouts=((ROW, COL), (ROW, ROW)),
@@ -104,5 +104,5 @@ DECODE: tuple[KernelSpec, ...] = (
        host_params=("SPLITS",),
        shape_params=lambda m, n, k: {"BN": 32 if m <= 32 else 64},
        tuning={"BM": (64, 128), "BK": (64, 128), "STAGES": (4, 6, 8), "IN_FLIGHT": (0, 1)},
-       valid=_valid_wgmma, fused_bias=True),
+       valid=_valid_wgmma, fused_bias=True, dependent_launch=True),
 )

@@ -158,13 +158,13 @@ HOPPER: tuple[KernelSpec, ...] = (
     _f(3, "warp specialisation: a TMA producer warpgroup, consumer warpgroups, a full/empty ring; "
           "setmaxnreg", "warp_specialized",
        "hopper_warp_specialized", params={"BM": 128, "BN": 256, "BK": 64, "STAGES": 4, "IN_FLIGHT": 0},
-       threads=lambda p: 128 * (1 + p["BM"] // 64),
+       dependent_launch=True, threads=lambda p: 128 * (1 + p["BM"] // 64),
        tuning={"BM": (64, 128), "BN": (128, 192, 256), "STAGES": (3, 4, 5)},
        valid=lambda p: _valid_for((1, 2))(p) and p["IN_FLIGHT"] in (0, 1)),
     _f(4, "a persistent grid walking tiles in groups of GROUP tile-rows; the last wave's tiles split "
           "over K", "persistent", "hopper_persistent",
        params={"BM": 128, "BN": 256, "BK": 64, "STAGES": 4, "GROUP": 8, "IN_FLIGHT": 0, "SPLITS": 0},
-       threads=lambda p: 128 * (1 + p["BM"] // 64), persistent=True, abi=_split_tma_args,
+       dependent_launch=True, threads=lambda p: 128 * (1 + p["BM"] // 64), persistent=True, abi=_split_tma_args,
        last_wave=last_wave, workspace=split_scratch, counters=split_counters, host_params=("SPLITS",),
        tuning={"BN": (128, 192, 256), "STAGES": (3, 4, 5), "GROUP": (1, 8, 16), "SPLITS": (0, 1)},
        valid=lambda p: (_valid_for((1, 2))(p) and p["GROUP"] >= 1 and p["IN_FLIGHT"] in (0, 1)
@@ -172,14 +172,14 @@ HOPPER: tuple[KernelSpec, ...] = (
     _f(5, "clusters of 2 x 1: two vertically adjacent tiles share B, each block loading half of it "
           "with TMA multicast", "cluster_multicast", "hopper_cluster_multicast",
        params={"BM": 128, "BN": 256, "BK": 64, "STAGES": 4, "GROUP": 8, "IN_FLIGHT": 0},
-       threads=lambda p: 128 * (1 + p["BM"] // 64), persistent=True, cluster=lambda p: (2, 1, 1),
+       dependent_launch=True, threads=lambda p: 128 * (1 + p["BM"] // 64), persistent=True, cluster=lambda p: (2, 1, 1),
        tuning={"BN": (128, 256), "STAGES": (3, 4, 5), "GROUP": (1, 4, 8)},
        valid=lambda p: (_valid_for((1, 2), (128, 256))(p) and p["GROUP"] >= 1 and p["IN_FLIGHT"] in (0, 1))),
     _f(6, "the epilogue through stmatrix, shared memory and TMA stores, overlapped with the next "
           "tile's mainloop", "tma_store_epilogue", "hopper_tma_store_epilogue",
        params={"BM": 128, "BN": 256, "BK": 64, "STAGES": 4, "GROUP": 8, "CLUSTER": 1, "IN_FLIGHT": 0,
                "SPLITS": 0},
-       threads=lambda p: 128 * (1 + p["BM"] // 64), persistent=True, smem_bytes=_smem_staged,
+       dependent_launch=True, threads=lambda p: 128 * (1 + p["BM"] // 64), persistent=True, smem_bytes=_smem_staged,
        abi=_tma_store_args, last_wave=last_wave, workspace=split_scratch, counters=split_counters,
        host_params=("SPLITS",),
        cluster=lambda p: (p["CLUSTER"], 1, 1) if p["CLUSTER"] > 1 else None,

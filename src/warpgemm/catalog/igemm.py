@@ -207,7 +207,7 @@ _PIPELINE = dict(
     threads=lambda p: 128 * (1 + p["BM"] // 64), tile=lambda p: (p["BM"], p["BN"]), persistent=True,
     smem_bytes=_smem, last_wave=hopper.last_wave, workspace=hopper.split_scratch, counters=hopper.split_counters,
     host_params=("SPLITS",), tuning={"BN": (128, 256), "STAGES": (3, 4, 5), "GROUP": (8, 16), "IN_FLIGHT": (0, 1)},
-    valid=_valid)
+    valid=_valid, dependent_launch=True)
 """What the rungs on the Hopper pipeline share (hopper/04_persistent's launch, 8-bit tiles)."""
 
 _COPYING = {"BM": 128, "BN": 256, "BK": 128, "STAGES": 4, "GROUP": 8, "SPLITS": 0}

@@ -172,7 +172,7 @@ INT4: tuple[KernelSpec, ...] = (
        params={"BM": 128, "BN": 256, "BK": 128, "STAGES": 4, "GROUP": 8, "SPLITS": 0},
        threads=lambda p: 128 * (1 + p["BM"] // 64), persistent=True, smem_bytes=_smem_widening,
        last_wave=hopper.last_wave, workspace=hopper.split_scratch, counters=hopper.split_counters,
-       host_params=("SPLITS",), valid=_valid_widening,
+       host_params=("SPLITS",), valid=_valid_widening, dependent_launch=True,
        tuning={"BN": (128, 256), "STAGES": (3, 4, 5), "GROUP": (8, 16), "SPLITS": (0, 1)},
        constraints=(_PACKED, _ALIGN, "an odd K: the pad nibbles of the operand with fewer rows are cleared in a "
                     "copy first", _K_BOUND, "the s8 (s4) or u8 (u4) wgmma on widened tiles: no emulation")),

@@ -66,6 +66,8 @@ class Launch:
     smem_bytes: int
     args: tuple[Any, ...]
     cluster: tuple[int, int, int] | None = None
+    dependent: bool = False
+    """May be a programmatic dependent launch (the spec's ``dependent_launch``)."""
 
 
 @dataclass(frozen=True)
@@ -166,6 +168,11 @@ class KernelSpec:
     """Grid for an (M, N) problem; default is one block per output tile, x over N, y over M."""
     cluster: Callable[[Params], tuple[int, int, int]] | None = None
     """Thread-block cluster shape, for kernels launched in clusters."""
+    dependent_launch: bool = False
+    """The kernel waits (griddepcontrol.wait) before it reads or writes global memory another grid
+    may touch, setting up only shared memory before that, so it may be launched as a
+    programmatic dependent launch on sm_90: it starts while the kernel before it in the stream
+    finishes (see :mod:`warpgemm.runtime.launch`)."""
     persistent: bool = False
     """A persistent kernel: one block per SM (at most one per tile), each looping over tiles of
     C; the grid is ``min(tiles, SMs)`` on a 1-D grid."""
@@ -402,7 +409,8 @@ class KernelInstance:
                  bias: Any = None, sms: int | None = None) -> list[Launch]:
         """Every launch of one problem, in order: the main kernel, then the spec's steps."""
         out = [Launch(self.source, self.name_expression, self.grid(m, n, k, sms), self.block,
-                      self.smem_bytes, self.args(a, b, c, m, n, k, workspace, bias), self.cluster)]
+                      self.smem_bytes, self.args(a, b, c, m, n, k, workspace, bias), self.cluster,
+                      self.spec.dependent_launch)]
         for step in self.spec.steps:
             out.append(Launch(step.source, step.name_expression(self), step.grid(self, m, n, k),
                               step.block(self), step.smem_bytes(self),

@@ -5,13 +5,25 @@ Two paths, one interface (:func:`launch`):
 - the common one, tensors and numpy scalars only, no cluster: ``cuda.core.launch``, with the
   launch configuration and the stream wrapper cached;
 - kernels that take an opaque parameter block by value (a ``CUtensorMap``: 128 bytes, 64-byte
-  aligned) or are launched in thread-block clusters: ``cuLaunchKernelEx`` from
-  ``cuda.bindings``, with the argument array built here. cuda.core passes no structs by value.
+  aligned), are launched in thread-block clusters or as programmatic dependent launches:
+  ``cuLaunchKernelEx`` from ``cuda.bindings``, with the argument array built here. cuda.core
+  passes no structs by value.
+
+Programmatic dependent launch (sm_90 on). A kernel whose spec says ``dependent_launch`` waits
+(``griddepcontrol.wait``) before it touches global memory another grid may use, setting up only
+shared memory before that, and then lets the next grid launch (``griddepcontrol.
+launch_dependents``). Launched with the programmatic-stream-serialization attribute, it may start
+while the kernel before it in the stream finishes: its blocks are launched and set up while that
+kernel's last blocks run and its memory is flushed. The results are the same; what it saves is
+the gap between two kernels, which is a large part of a decode GEMM's few microseconds.
+CUDA-graph capture keeps the dependency as a programmatic edge. ``WARPGEMM_DEPENDENT_LAUNCH=0``
+in the environment (read at import) or :func:`set_dependent_launch` turns it off.
 """
 
 from __future__ import annotations
 
 import ctypes
+import os
 import threading
 from typing import Any, Sequence
 
@@ -24,6 +36,29 @@ _configs: dict[tuple, Any] = {}
 _cuda_core: tuple[Any, Any, Any] | None = None
 _resident: dict[tuple, int] = {}
 _thread = threading.local()
+_dependent_launch = os.environ.get("WARPGEMM_DEPENDENT_LAUNCH", "1") != "0"
+
+
+def set_dependent_launch(enabled: bool) -> None:
+    """Launch kernels that allow it as programmatic dependent launches (the default), or not.
+    Launchers made before the change keep their setting: clear the plan cache
+    (``warpgemm.plan.clear``) for the change to reach repeated calls."""
+    global _dependent_launch
+    _dependent_launch = bool(enabled)
+
+
+def dependent_launch_enabled() -> bool:
+    """Whether kernels that allow it are launched as programmatic dependent launches."""
+    return _dependent_launch
+
+
+def _dependent(kernel: CompiledKernel, requested: bool) -> bool:
+    """Whether to launch ``kernel`` as a programmatic dependent launch: it allows it, the switch
+    is on, and it was compiled for sm_90 or later (where griddepcontrol exists)."""
+    if not (requested and _dependent_launch):
+        return False
+    digits = "".join(ch for ch in kernel.arch if ch.isdigit())
+    return bool(digits) and int(digits) >= 90
 
 
 def _bind_context(device: int) -> None:
@@ -126,12 +161,13 @@ def _refuse_shape(kernel: CompiledKernel, grid: tuple[int, ...], block: tuple[in
 
 def launch(kernel: CompiledKernel, grid: Sequence[int], block: Sequence[int], args: Sequence[Any],
            shared_bytes: int = 0, device: int | None = None,
-           cluster: Sequence[int] | None = None) -> None:
+           cluster: Sequence[int] | None = None, dependent: bool = False) -> None:
     """Launch ``kernel`` with ``grid`` x ``block`` threads (``grid`` counts blocks, also with a
     cluster) and ``shared_bytes`` of dynamic shared memory on the current torch stream of
     ``device`` (default: the current device, which must be ``device`` when given). ``args`` are
     CUDA tensors, numpy scalars and :class:`ParamBlock` s; ``cluster`` is the thread-block
-    cluster shape, which must divide the grid."""
+    cluster shape, which must divide the grid. ``dependent``: the kernel allows a programmatic
+    dependent launch (its spec's ``dependent_launch``)."""
     grid = tuple(int(g) for g in grid) + (1,) * (3 - len(grid))
     block = tuple(int(b) for b in block) + (1,) * (3 - len(block))
     if min(grid) < 1 or min(block) < 1 or grid[1] > 65535 or grid[2] > 65535:
@@ -144,13 +180,15 @@ def launch(kernel: CompiledKernel, grid: Sequence[int], block: Sequence[int], ar
         _bind_context(device)
     fn = kernel.function(device)
     kernel.ensure_dynamic_smem(shared_bytes, device)
-    if cluster is None:
+    dependent = _dependent(kernel, dependent)
+    marshalled = None
+    if cluster is None and not dependent:
         try:
             marshalled = [_marshal(a, i) for i, a in enumerate(args)]
         except _NeedsDriver:
             marshalled = None
-    if cluster is not None or marshalled is None:
-        _launch_driver(kernel, fn, grid, block, args, int(shared_bytes), cluster)
+    if marshalled is None:
+        _launch_driver(kernel, fn, grid, block, args, int(shared_bytes), cluster, dependent)
         return
     LaunchConfig, _, cuda_launch = _cuda_core_api()
     key = (grid, block, int(shared_bytes))
@@ -161,9 +199,9 @@ def launch(kernel: CompiledKernel, grid: Sequence[int], block: Sequence[int], ar
 
 
 def _driver_config(grid: Sequence[int], block: Sequence[int], shared_bytes: int,
-                   cluster: Sequence[int] | None) -> Any:
+                   cluster: Sequence[int] | None, dependent: bool = False) -> Any:
     """A ``CUlaunchConfig`` (stream unset) with a cluster-dimension attribute when ``cluster``
-    is given."""
+    is given, and the programmatic-stream-serialization attribute when ``dependent``."""
     from cuda.bindings import driver as cu
 
     cfg = cu.CUlaunchConfig()
@@ -176,6 +214,11 @@ def _driver_config(grid: Sequence[int], block: Sequence[int], shared_bytes: int,
         attr.id = cu.CUlaunchAttributeID.CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION
         attr.value.clusterDim.x, attr.value.clusterDim.y, attr.value.clusterDim.z = (
             tuple(int(c) for c in cluster) + (1,) * (3 - len(cluster)))
+        attrs.append(attr)
+    if dependent:
+        attr = cu.CUlaunchAttribute()
+        attr.id = cu.CUlaunchAttributeID.CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION
+        attr.value.programmaticStreamSerializationAllowed = 1
         attrs.append(attr)
     cfg.attrs = attrs
     cfg.numAttrs = len(attrs)
@@ -223,9 +266,10 @@ def _prepare(args: Sequence[Any], types: Sequence[Any]) -> Prepared:
 
 
 def _launch_driver(kernel: CompiledKernel, fn: Any, grid: tuple[int, ...], block: tuple[int, ...],
-                   args: Sequence[Any], shared_bytes: int, cluster: Sequence[int] | None) -> None:
+                   args: Sequence[Any], shared_bytes: int, cluster: Sequence[int] | None,
+                   dependent: bool = False) -> None:
     """``cuLaunchKernelEx`` with a ``void**`` of argument addresses: the path for parameter
-    blocks passed by value and for cluster launches."""
+    blocks passed by value, cluster launches and programmatic dependent launches."""
     import torch
     from cuda.bindings import driver as cu
 
@@ -235,12 +279,13 @@ def _launch_driver(kernel: CompiledKernel, fn: Any, grid: tuple[int, ...], block
         shape = tuple(int(c) for c in cluster) + (1,) * (3 - len(cluster))
         if any(g % c for g, c in zip(grid, shape)):
             raise ValueError(f"{kernel.name_expression}: cluster {shape} does not divide grid {grid}")
-    cfg = _driver_config(grid, block, shared_bytes, cluster)
+    cfg = _driver_config(grid, block, shared_bytes, cluster, dependent)
     cfg.hStream = cu.CUstream(torch.cuda.current_stream().cuda_stream)
     (err,) = cu.cuLaunchKernelEx(cfg, fn.handle, ctypes.addressof(prepared.argv), 0)
     if err != cu.CUresult.CUDA_SUCCESS:
         raise RuntimeError(f"{kernel.name_expression}: cuLaunchKernelEx failed: {err.name} "
-                           f"(grid {grid}, block {block}, cluster {cluster}, {shared_bytes} B shared)")
+                           f"(grid {grid}, block {block}, cluster {cluster}, {shared_bytes} B shared, "
+                           f"dependent launch {dependent})")
 
 
 def resident_blocks(kernel: CompiledKernel, block: Sequence[int], shared_bytes: int,
@@ -332,53 +377,67 @@ class _LaunchConfig(ctypes.Structure):
 _CLUSTER_DIMENSION = 4
 """``CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION``; its value is ``{x, y, z}``, three unsigned ints."""
 
+_PROGRAMMATIC_STREAM_SERIALIZATION = 6
+"""``CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION``; its value is an int, 1 to allow."""
 
-def _cluster_config(grid: Sequence[int], block: Sequence[int], shared_bytes: int, cluster: Sequence[int],
-                    stream: int) -> tuple[_LaunchConfig, _LaunchAttribute, Any]:
-    """A ctypes ``CUlaunchConfig`` for ``stream`` with the cluster-dimension attribute (returned
-    too: the config points into it, so both are kept together), and the config by reference,
-    as ``cuLaunchKernelEx`` takes it."""
-    attr = _LaunchAttribute()
-    attr.id = _CLUSTER_DIMENSION
-    for i, c in enumerate(tuple(int(c) for c in cluster) + (1,) * (3 - len(cluster))):
-        attr.value[i] = c
+
+def _ex_config(grid: Sequence[int], block: Sequence[int], shared_bytes: int, cluster: Sequence[int] | None,
+               dependent: bool, stream: int) -> tuple[_LaunchConfig, Any, Any]:
+    """A ctypes ``CUlaunchConfig`` for ``stream`` with the cluster-dimension attribute when
+    ``cluster`` is given and the programmatic-stream-serialization one when ``dependent``; the
+    attribute array (returned too: the config points into it, so both are kept together); and the
+    config by reference, as ``cuLaunchKernelEx`` takes it."""
+    ids = ([_CLUSTER_DIMENSION] if cluster is not None else []) + (
+        [_PROGRAMMATIC_STREAM_SERIALIZATION] if dependent else [])
+    attrs = (_LaunchAttribute * max(1, len(ids)))()
+    for attr, kind in zip(attrs, ids):
+        attr.id = kind
+        if kind == _CLUSTER_DIMENSION:
+            for i, c in enumerate(tuple(int(c) for c in cluster) + (1,) * (3 - len(cluster))):  # type: ignore[arg-type]
+                attr.value[i] = c
+        else:
+            attr.value[0] = 1
     cfg = _LaunchConfig()
     cfg.grid[:] = list(grid)
     cfg.block[:] = list(block)
     cfg.shared_bytes = int(shared_bytes)
     cfg.stream = stream or None
-    cfg.attrs = ctypes.pointer(attr)
-    cfg.num_attrs = 1
-    return cfg, attr, ctypes.byref(cfg)
+    cfg.attrs = ctypes.cast(attrs, ctypes.POINTER(_LaunchAttribute))
+    cfg.num_attrs = len(ids)
+    return cfg, attrs, ctypes.byref(cfg)
 
 
 class DriverLaunch:
-    """A driver launch set up once for a fixed grid, block, shared memory, cluster and argument
-    types, then issued with new argument values: the plans' launch.
+    """A driver launch set up once for a fixed grid, block, shared memory, cluster, dependent-launch
+    setting and argument types, then issued with new argument values: the plans' launch.
 
     :meth:`prepare` marshals one call's arguments (tensor addresses, scalars, parameter blocks,
     which the driver copies at launch) into a :class:`Prepared`; :meth:`launch` issues it on
     torch's current stream. A plan keeps Prepared arguments (per address combination, or per
     thread with the addresses set in place: :meth:`set_address`), so a repeated call marshals
     nothing. The launch is the driver's ``cuLaunchKernel`` called through ctypes with arguments
-    made once, or for clusters its ``cuLaunchKernelEx``, with one configuration per stream (the
-    configuration holds the stream); where libcuda cannot be loaded, cuda.bindings'
-    ``cuLaunchKernelEx``, whose configuration is updated under a lock."""
+    made once, or for clusters and dependent launches its ``cuLaunchKernelEx``, with one
+    configuration per stream (the configuration holds the stream); where libcuda cannot be
+    loaded, cuda.bindings' ``cuLaunchKernelEx``, whose configuration is updated under a lock.
+    ``dependent``: the kernel allows a programmatic dependent launch (see the module's notes)."""
 
-    __slots__ = ("kernel", "fn", "grid", "block", "shared_bytes", "cluster", "cfg", "types", "_head",
-                 "_direct", "_direct_ex", "_handle", "_lock", "_streams", "_configs")
+    __slots__ = ("kernel", "fn", "grid", "block", "shared_bytes", "cluster", "dependent", "cfg", "types",
+                 "_head", "_direct", "_direct_ex", "_handle", "_lock", "_streams", "_configs")
 
     def __init__(self, kernel: CompiledKernel, fn: Any, grid: Sequence[int], block: Sequence[int],
-                 shared_bytes: int, cluster: Sequence[int] | None, args: Sequence[Any]) -> None:
+                 shared_bytes: int, cluster: Sequence[int] | None, args: Sequence[Any],
+                 dependent: bool = False) -> None:
         self.kernel, self.fn = kernel, fn
         self.grid = tuple(int(g) for g in grid) + (1,) * (3 - len(grid))
         self.block = tuple(int(b) for b in block) + (1,) * (3 - len(block))
         self.shared_bytes = int(shared_bytes)
         self.cluster = None if cluster is None else tuple(int(c) for c in cluster)
-        self.cfg = _driver_config(grid, block, shared_bytes, cluster)
+        self.dependent = _dependent(kernel, dependent)
+        self.cfg = _driver_config(grid, block, shared_bytes, cluster, self.dependent)
         self.types = _arg_types(args)
-        self._direct = _libcuda("cuLaunchKernel") if cluster is None else None
-        self._direct_ex = _libcuda("cuLaunchKernelEx") if cluster is not None else None
+        plain = cluster is None and not self.dependent
+        self._direct = _libcuda("cuLaunchKernel") if plain else None
+        self._direct_ex = _libcuda("cuLaunchKernelEx") if not plain else None
         self._handle = ctypes.c_void_p()
         self._head: tuple[Any, ...] = ()
         if self._direct is not None or self._direct_ex is not None:
@@ -396,7 +455,7 @@ class DriverLaunch:
                 self._direct = self._direct_ex = None
         self._lock = threading.Lock()
         self._streams: dict[int, Any] = {}
-        self._configs: dict[int, tuple[_LaunchConfig, _LaunchAttribute, Any]] = {}
+        self._configs: dict[int, tuple[_LaunchConfig, Any, Any]] = {}
 
     def prepare(self, args: Sequence[Any]) -> Prepared:
         """Marshal ``args`` (of the types given at set-up)."""
@@ -426,12 +485,13 @@ class DriverLaunch:
             config = self._configs.get(handle)
             if config is None:  # one per stream, made once; a dict store is atomic
                 config = self._configs.setdefault(
-                    handle, _cluster_config(self.grid, self.block, self.shared_bytes, self.cluster, handle))
+                    handle, _ex_config(self.grid, self.block, self.shared_bytes, self.cluster, self.dependent,
+                                       handle))
             err = self._direct_ex(config[2], self._handle, prepared.argv, None)
             if err:
                 raise RuntimeError(f"{self.kernel.name_expression}: cuLaunchKernelEx failed: CUresult {err} "
                                    f"(grid {self.grid}, block {self.block}, cluster {self.cluster}, "
-                                   f"{self.shared_bytes} B shared)")
+                                   f"{self.shared_bytes} B shared, dependent launch {self.dependent})")
             return
         from cuda.bindings import driver as cu
 

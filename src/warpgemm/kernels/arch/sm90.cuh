@@ -1,6 +1,7 @@
 // warpgemm/kernels/arch/sm90.cuh -- inline-PTX wrappers for what Hopper (sm_90) adds: thread-block
-// clusters, mbarrier transactions, TMA (cp.async.bulk.tensor), warpgroup MMA (wgmma), setmaxnreg
-// and stmatrix. wgmma and setmaxnreg need the arch-specific target sm_90a.
+// clusters, mbarrier transactions, TMA (cp.async.bulk.tensor), programmatic dependent launch
+// (griddepcontrol), warpgroup MMA (wgmma), setmaxnreg and stmatrix. wgmma and setmaxnreg need
+// the arch-specific target sm_90a.
 //
 // The TMA copies and the wgmma forms are structs named after their CuTe atoms
 // (SM90_TMA_LOAD_2D, SM90_64x128x16_F32BF16BF16_SS, SM90_U32x4_STSM_N), one static function each.
@@ -183,6 +184,22 @@ __device__ __forceinline__ void tma_store_wait_read() {
 template <int N>
 __device__ __forceinline__ void tma_store_wait() {
     asm volatile("cp.async.bulk.wait_group %0;\n" :: "n"(N) : "memory");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Programmatic dependent launch: a grid launched with the programmatic-stream-serialization
+// attribute may start while the grid before it in the stream is still running.
+//   griddepcontrol.wait               waits until the grids this one depends on have completed and
+//                                     their memory operations are visible; a no-op in a grid
+//                                     launched without the attribute.
+//   griddepcontrol.launch_dependents  lets the next grid (launched with the attribute) start once
+//                                     every block of this one has issued it or exited.
+// ---------------------------------------------------------------------------------------------
+
+__device__ __forceinline__ void griddepcontrol_wait() { asm volatile("griddepcontrol.wait;\n" ::: "memory"); }
+
+__device__ __forceinline__ void griddepcontrol_launch_dependents() {
+    asm volatile("griddepcontrol.launch_dependents;\n" ::: "memory");
 }
 
 // ---------------------------------------------------------------------------------------------
