@@ -5,9 +5,14 @@ GEMMs, in the same interleaved rounds:
 - large shapes (4096^3, 8192^3): `scaled_matmul` against `igemm/02_wgmma_s8` (the cost of the
   scaling epilogue) and `torch._int_mm`;
 - decode shapes (M = 1 and 16, weights rotated past L2, CUDA-graph replays): `scaled_matmul`
-  against cuBLAS bf16 on the same shape.
+  against cuBLAS bf16 on the same shape; with --compare, both kernels for few rows
+  (igemm/08_scaled_swap_ab_splitk and igemm/06_scaled_swap_ab) with their shipped parameters;
+  with --decode-space, one of them (--decode-kernel) over a space of parameters.
 
     python scripts/scaled_bench.py [--json out.json]
+    python scripts/scaled_bench.py --decode-only --compare --decode-ms 1,4,16,32
+    python scripts/scaled_bench.py --decode-kernel igemm/08_scaled_swap_ab_splitk \
+        --decode-space "ROW_GROUPS=1,2;WARPS=8,16;UNROLL=2,4"
 """
 
 from __future__ import annotations
@@ -66,17 +71,27 @@ def _via(name, choice, call):
     return run
 
 
+DECODE_KERNELS = (scaled.GEMV_KERNEL, scaled.DECODE_KERNEL)
+"""The two kernels for few rows: the split-K one up to scaled.GEMV_MAX_M rows, the swap-AB wgmma
+one past it."""
+
+
 @contextlib.contextmanager
-def _decode_tiles(choice):
-    """scaled_matmul's decode kernel with ``choice`` over its shape rule's parameters."""
-    spec = catalog.get(scaled.DECODE_KERNEL)
-    rule = spec.shape_params
+def _decode_tiles(kernel, choice):
+    """scaled_matmul's kernel for few rows replaced by ``kernel`` (one of DECODE_KERNELS), with
+    ``choice`` over its shape rule's parameters."""
+    spec = catalog.get(kernel)
+    rule, gemv_max_m = spec.shape_params, scaled.GEMV_MAX_M
+    gemv_max_n = scaled.GEMV_MAX_N
+    scaled.GEMV_MAX_M, scaled.GEMV_MAX_N = ((scaled.DECODE_MAX_M, 1 << 31) if kernel == scaled.GEMV_KERNEL
+                                            else (0, 0))
     object.__setattr__(spec, "shape_params", lambda m, n, k: {**rule(m, n, k), **choice})
     plan.clear()  # a kept plan would launch the choice it was made with
     try:
         yield
     finally:
         object.__setattr__(spec, "shape_params", rule)
+        scaled.GEMV_MAX_M, scaled.GEMV_MAX_N = gemv_max_m, gemv_max_n
         plan.clear()
 
 
@@ -89,23 +104,33 @@ def main() -> int:
     ap.add_argument("--decode-space", default=None,
                     help="time the decode kernel with every choice of NAME=v,v;NAME=v,... (e.g. "
                          "\"BK=128,256;STAGES=4,6,8\") instead of VARIANTS; implies --decode-only")
+    ap.add_argument("--decode-kernel", default=None, choices=DECODE_KERNELS,
+                    help="the kernel --decode-space and --sweep vary (default: the one scaled_matmul picks at "
+                         "each M)")
+    ap.add_argument("--decode-ms", default="1,16", help="rows of a at the decode shapes (default 1,16)")
+    ap.add_argument("--compare", action="store_true",
+                    help="also time, at each decode shape, both DECODE_KERNELS with their shipped parameters")
     ap.add_argument("--decode-only", action="store_true", help="time the decode shapes only")
     args = ap.parse_args()
     variants: tuple[dict[str, int], ...] = VARIANTS if args.sweep else ()
+    if args.sweep and not args.decode_space:
+        args.decode_kernel = scaled.DECODE_KERNEL  # VARIANTS are its tiles
     if args.decode_space:
         space = {kv.split("=")[0]: [int(v) for v in kv.split("=")[1].split(",")] for kv in args.decode_space.split(";")}
         variants = tuple(dict(zip(space, vals)) for vals in itertools.product(*space.values()))
         args.decode_only = True
+    decode_ms = [int(m) for m in args.decode_ms.split(",")]
     if variants:  # compile every decode choice in parallel processes first
         from warpgemm.runtime.device import current_arch
         from warpgemm.tuning.search import precompile
         from warpgemm.tuning.table import Problem
 
-        spec = catalog.get(scaled.DECODE_KERNEL)
-        choices = {tuple(sorted(spec.resolve({**spec.shape_params(m, n, 4096), **v}).items()))
-                   for v in variants for m in (1, 16) for n in (4096, 14336)}
-        precompile(spec, [dict(c) for c in choices if spec.valid(dict(c))],
-                   Problem(1, 1, 1, "int8", "bfloat16", "row", "col"), current_arch())
+        for name in {args.decode_kernel or scaled.kernel_for(m, n) for m in decode_ms for n in (4096, 14336)}:
+            spec = catalog.get(name)
+            choices = {tuple(sorted(spec.resolve({**spec.shape_params(m, n, 4096), **v}).items()))
+                       for v in variants for m in decode_ms for n in (4096, 14336)}
+            precompile(spec, [dict(c) for c in choices if spec.valid(dict(c))],
+                       Problem(1, 1, 1, "int8", "bfloat16", "row", "col"), current_arch())
     doc = {"context": context.collect(), "large": [], "decode": []}
     l2 = torch.cuda.get_device_properties(0).L2_cache_size
     for s in () if args.decode_only else (4096, 8192):
@@ -136,11 +161,14 @@ def main() -> int:
                 row.setdefault("variants", {})[label] = {"ms": t[label].median_ms, "over_plain": ratio}
                 print(f"    {label}: {t[label].median_ms:.4f} ms, / plain = {ratio:.3f}", flush=True)
     for n, k in ((4096, 4096), (14336, 4096)):
-        sets = timing.sets_needed(3 * n * k, l2, 2)
+        # Sets enough for the int8 weight, which one graph re-reads: a graph that follows another
+        # of the same kernel must not find the weight in L2 (the bf16 one, twice as large, is
+        # colder still).
+        sets = timing.sets_needed(n * k, l2, 2)
         w8 = [_int8(n, k) for _ in range(sets)]
         wb = [torch.randn(n, k, device="cuda").to(torch.bfloat16) for _ in range(sets)]
         sb = torch.rand(n, device="cuda") * 1e-2
-        for m in (1, 16):
+        for m in decode_ms:
             x8, xb = _int8(m, k), torch.randn(m, k, device="cuda").to(torch.bfloat16)
             sa = torch.rand(m, device="cuda") * 1e-2
             runners = {"cuBLAS bf16": lambda i: torch.matmul(xb, wb[i].t()),
@@ -149,17 +177,19 @@ def main() -> int:
             for label, r in runners.items():
                 r(0)
                 graphs[label] = timing.capture(r, sets)
-            for v in variants:
-                spec = catalog.get(scaled.DECODE_KERNEL)
+            extra = [(name, {}) for name in DECODE_KERNELS] if args.compare else []
+            extra += [(args.decode_kernel or scaled.kernel_for(m, n), v) for v in variants]
+            for name, v in extra:
+                spec = catalog.get(name)
                 if not spec.valid(spec.resolve({**spec.shape_params(m, n, k), **v})):
                     continue
-                with _decode_tiles(v):
+                with _decode_tiles(name, v):
                     runners["scaled_matmul"](0)
-                    graphs[f"igemm/06 {v}"] = timing.capture(runners["scaled_matmul"], sets)
+                    graphs[f"{name.split('_')[0]} {v}"] = timing.capture(runners["scaled_matmul"], sets)
             t = timing.interleaved({label: (lambda i, g=g: g.replay()) for label, g in graphs.items()}, 1,
                                    min_rounds=15, max_rounds=15)
             us = {label: v.median_ms / sets * 1e3 for label, v in t.items()}
-            row = {"m": m, "n": n, "k": k, "us": us,
+            row = {"m": m, "n": n, "k": k, "kernel": scaled.kernel_for(m, n), "us": us,
                    "speedup": us["cuBLAS bf16"] / us["scaled_matmul"],
                    "weight_gbps": n * k / (us["scaled_matmul"] * 1e3)}
             doc["decode"].append(row)
@@ -167,7 +197,7 @@ def main() -> int:
                   f"{us['scaled_matmul']:.1f} us ({row['weight_gbps']:.0f} GB/s of int8 weight): "
                   f"{row['speedup']:.2f}x", flush=True)
             for label in graphs:
-                if label.startswith("igemm/06"):
+                if label.startswith("igemm/0"):
                     print(f"    {label}: {us[label]:.1f} us ({us['cuBLAS bf16'] / us[label]:.2f}x)", flush=True)
             del graphs
     if args.json:

@@ -5,6 +5,8 @@ full-range operands. ``nn.Int8Linear`` quantises a Linear per channel and its in
 
 from __future__ import annotations
 
+import contextlib
+
 import pytest
 import torch
 
@@ -32,6 +34,30 @@ def _reference(a, b, scale_a, scale_b, bias):
 
 def _poisoned(m: int, n: int, dtype: torch.dtype) -> torch.Tensor:
     return torch.full((m, n), float("nan"), dtype=dtype, device="cuda")
+
+
+@contextlib.contextmanager
+def _shape_params(spec, rule):
+    """``spec`` (frozen) with ``rule`` as its shape rule for the duration."""
+    kept = spec.shape_params
+    object.__setattr__(spec, "shape_params", rule)
+    try:
+        yield
+    finally:
+        object.__setattr__(spec, "shape_params", kept)
+
+
+def _scaled_calls(m, n, k, out_dtype, calls=1):
+    """``calls`` scaled products of fresh full-range operands with per-token and per-channel
+    scales and a bias, each into a freshly poisoned output, and their float64 reference."""
+    a, b = _int8(m, k), _int8(n, k).t()
+    scale_a, scale_b = torch.rand(m, device="cuda") * 1e-2 + 1e-4, torch.rand(n, device="cuda") * 1e-2 + 1e-4
+    bias = torch.randn(n, device="cuda")
+    outs = []
+    for _ in range(calls):
+        _poisoned(m, n, out_dtype)  # freed at once: most likely the output's memory
+        outs.append(warpgemm.scaled_matmul(a, b, scale_a, scale_b, bias, out_dtype=out_dtype))
+    return outs, _reference(a, b, scale_a, scale_b, bias)
 
 
 def _rel(out, ref):
@@ -75,18 +101,32 @@ def test_scaled_matmul_matches_the_formula_in_float64(m, n, k, per_token, per_ch
     assert _rel(out, _reference(a, b, scale_a, scale_b, bias)) < TOL[out_dtype]
 
 
+@pytest.mark.parametrize("m,n,capability,kernel", [
+    (1, 4096, 90, "igemm/08_scaled_swap_ab_splitk"), (16, 12287, 90, "igemm/08_scaled_swap_ab_splitk"),
+    (1, 14336, 90, "igemm/06_scaled_swap_ab"), (17, 4096, 90, "igemm/06_scaled_swap_ab"),
+    (64, 4096, 80, "igemm/08_scaled_swap_ab_splitk"), (64, 14336, 89, "igemm/08_scaled_swap_ab_splitk"),
+    (65, 4096, 90, "igemm/07_scaled_tma_store"), (65, 4096, 80, "igemm/07_scaled_tma_store")])
+def test_the_split_k_kernel_takes_a_few_rows_on_hopper_and_every_small_m_before_it(m, n, capability, kernel):
+    from warpgemm import scaled
+
+    assert scaled.kernel_for(m, n, capability) == kernel
+
+
 @pytest.mark.gpu
 @needs_hopper
-@pytest.mark.parametrize("m,kernel", [(1, "igemm/06_scaled_swap_ab"), (64, "igemm/06_scaled_swap_ab"),
-                                      (65, "igemm/07_scaled_tma_store"), (4096, "igemm/07_scaled_tma_store")])
-def test_scaled_matmul_streams_the_weight_with_the_swap_ab_kernel_up_to_64_tokens(monkeypatch, m, kernel):
+@pytest.mark.parametrize("m,n,kernel", [(1, 384, "igemm/08_scaled_swap_ab_splitk"),
+                                        (16, 384, "igemm/08_scaled_swap_ab_splitk"),
+                                        (4, 12288, "igemm/06_scaled_swap_ab"), (17, 384, "igemm/06_scaled_swap_ab"),
+                                        (64, 384, "igemm/06_scaled_swap_ab"), (65, 384, "igemm/07_scaled_tma_store"),
+                                        (4096, 384, "igemm/07_scaled_tma_store")])
+def test_scaled_matmul_streams_the_weight_with_a_swap_ab_kernel_up_to_64_tokens(monkeypatch, m, n, kernel):
     from warpgemm import api
 
     chosen = []
     real = api.run_instance
     monkeypatch.setattr(api, "run_instance", lambda inst, *rest: (chosen.append(inst.name), real(inst, *rest)))
-    a, b = _int8(m, 512), _int8(384, 512).t()
-    scale_a, scale_b = torch.rand(m, device="cuda"), torch.rand(384, device="cuda")
+    a, b = _int8(m, 512), _int8(n, 512).t()
+    scale_a, scale_b = torch.rand(m, device="cuda"), torch.rand(n, device="cuda")
     out = warpgemm.scaled_matmul(a, b, scale_a, scale_b, out_dtype=torch.float32)
     assert chosen == [kernel]
     assert _rel(out, _reference(a, b, scale_a, scale_b, None)) < TOL[torch.float32]
@@ -106,24 +146,40 @@ def test_every_large_m_scaled_kernel_matches_the_formula(monkeypatch, kernel, pa
     edges, a K tail and a split K (the last shape: two tiles over 132 SMs)."""
     from warpgemm import catalog, scaled
 
-    spec = catalog.get(kernel)
     monkeypatch.setattr(scaled, "KERNEL", kernel)
+    with _shape_params(catalog.get(kernel), lambda *_: dict(params)):
+        (out,), ref = _scaled_calls(m, n, k, out_dtype)
+    assert _rel(out, ref) < TOL[out_dtype]
+
+
+def _on_sm80() -> bool:
+    return torch.cuda.is_available() and torch.cuda.get_device_capability() >= (8, 0)
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif("not _on_sm80()", reason="mma.sync m16n8k32 s8 needs compute capability 8.0")
+@pytest.mark.parametrize("params", [{}, {"KSPLIT": 4}, {"ROW_GROUPS": 2, "WARPS": 4, "UNROLL": 4},
+                                    {"WARPS": 8, "UNROLL": 8, "L2_256B": 0}, {"KSPLIT": 2, "ROW_GROUPS": 2}])
+@pytest.mark.parametrize("out_dtype", [torch.bfloat16, torch.float16, torch.float32])
+@pytest.mark.parametrize("m,n,k", [(1, 256, 128), (3, 13, 33), (8, 1000, 2049), (16, 300, 4160), (11, 4096, 64),
+                                   (5, 70, 7), (33, 50, 130), (64, 96, 200)])
+def test_every_split_k_choice_matches_the_formula(monkeypatch, params, out_dtype, m, n, k):
+    """The split-K kernel for few rows (igemm/08), up to 64 rows: ragged N, a K tail shorter than
+    a 64-wide chunk (and K shorter than one), K split over warps and blocks."""
+    from warpgemm import catalog, scaled
+
+    monkeypatch.setattr(scaled, "GEMV_MAX_M", 64)
+    spec = catalog.get("igemm/08_scaled_swap_ab_splitk")
     rule = spec.shape_params
-    object.__setattr__(spec, "shape_params", lambda *_: dict(params))  # a frozen spec
-    try:
-        a, b = _int8(m, k), _int8(n, k).t()
-        scale_a, scale_b = torch.rand(m, device="cuda") * 1e-2 + 1e-4, torch.rand(n, device="cuda") * 1e-2 + 1e-4
-        bias = torch.randn(n, device="cuda")
-        _poisoned(m, n, out_dtype)  # freed at once
-        out = warpgemm.scaled_matmul(a, b, scale_a, scale_b, bias, out_dtype=out_dtype)
-    finally:
-        object.__setattr__(spec, "shape_params", rule)
-    assert _rel(out, _reference(a, b, scale_a, scale_b, bias)) < TOL[out_dtype]
+    with _shape_params(spec, lambda m, n, k: {**rule(m, n, k), **params}):
+        (out, again), ref = _scaled_calls(m, n, k, out_dtype, calls=2)
+    assert _rel(out, ref) < TOL[out_dtype]
+    assert torch.equal(out, again)  # no atomics in the sums: the same bits on every run
 
 
 @pytest.mark.gpu
 @needs_hopper
-@pytest.mark.parametrize("m", [64, 65])  # the swap-AB kernel and rung 07
+@pytest.mark.parametrize("m", [1, 16, 64, 65])  # the split-K kernel, the swap-AB kernel and rung 07
 def test_scaled_matmul_splits_k_exactly_before_scaling(m):
     a, b = _int8(m, 65536), _int8(64, 65536).t()  # one tile: its K range split over the idle SMs
     scale_a, scale_b = torch.full((m,), 1.0, device="cuda"), torch.full((64,), 1.0, device="cuda")

@@ -7,10 +7,12 @@ operands and their scales,
     out = (a @ b) * scale_a[:, None] * scale_b[None, :] + bias
 
 with the int8 product summed exactly in int32, then the scaling and the bias in fp32 and one
-rounding to ``out_dtype``, all in the int8 kernel's epilogue (``igemm/07_scaled_tma_store``, which stores through shared
-memory and TMA behind the next tile's main loop; up to 64 rows of ``a``,
-``igemm/06_scaled_swap_ab``, which streams the weight once). The
-call is the registered op ``torch.ops.warpgemm.scaled_mm``, with a fake implementation, so it
+rounding to ``out_dtype``, all in the int8 kernel's epilogue: ``igemm/07_scaled_tma_store``,
+which stores through shared memory and TMA behind the next tile's main loop; up to 64 rows of
+``a``, ``igemm/06_scaled_swap_ab``, which streams the weight once through the wgmma pipeline; up
+to ``GEMV_MAX_M`` rows and ``GEMV_MAX_N`` channels (and before sm_90 up to 64 rows),
+``igemm/08_scaled_swap_ab_splitk``, which streams it with mma.sync fragments read straight from
+global memory. The call is the registered op ``torch.ops.warpgemm.scaled_mm``, with a fake implementation, so it
 traces under ``torch.compile``.
 """
 
@@ -28,6 +30,15 @@ DECODE_KERNEL = "igemm/06_scaled_swap_ab"
 DECODE_MAX_M = 64
 """Up to this many rows of ``a`` (tokens), the swap-AB kernel: the weight streamed once, on
 wgmma's M side."""
+GEMV_KERNEL = "igemm/08_scaled_swap_ab_splitk"
+GEMV_MAX_M = 16
+GEMV_MAX_N = 12287
+"""Up to GEMV_MAX_M rows of ``a`` and GEMV_MAX_N columns of ``b``, the split-K kernel (on sm_90;
+before sm_90, for every M up to 64, the only one there is). Measured on an H100
+(scripts/scaled_bench.py --compare, docs/results/scaled_decode_h100.json): at 4096 x 4096 it takes
+7.8-8.6 us for 1-16 rows against the swap-AB kernel's 10.1-10.2 us; at 14336 x 4096 the two are
+even at one row (22.6 and 22.9 us) and the swap-AB kernel is ahead from 4 rows on (23.2 against
+23.4 us, 23.5 against 26.5 us at 16)."""
 WHO = "warpgemm.scaled_matmul"
 OUT_DTYPES = (torch.bfloat16, torch.float16, torch.float32)
 
@@ -40,8 +51,9 @@ def scaled_matmul(a: torch.Tensor, b: torch.Tensor, scale_a: torch.Tensor, scale
     ``scale_a`` is one value per row of ``a`` (per token: shape (M,) or (M, 1)) or a single value;
     ``scale_b`` one per column of ``b`` (per output channel: (N,) or (1, N)) or a single value;
     ``bias`` N values. Scales and bias may be any floating dtype; the kernel reads them in fp32.
-    The int8 product is exact (int32 sums: K <= 131071 for full-range operands). Needs a GPU of
-    compute capability 9.0 (the s8 wgmma kernel).
+    The int8 product is exact (int32 sums: K <= 131071 for full-range operands). Up to 64 rows
+    of ``a`` run on compute capability 8.0 and later (the split-K mma.sync kernel); more need 9.0
+    (the s8 wgmma kernels).
     """
     return torch.ops.warpgemm.scaled_mm(a, b, scale_a, scale_b, bias, out_dtype)
 
@@ -85,6 +97,14 @@ def _fp32(t: torch.Tensor, device: torch.device) -> torch.Tensor:
     return t.reshape(-1).to(torch.float32).contiguous()
 
 
+def kernel_for(m: int, n: int, capability: int = 90) -> str:
+    """The scaled kernel for ``m`` rows of ``a`` (tokens) and ``n`` columns of ``b`` (channels) on
+    a device of compute capability ``capability`` (major * 10 + minor)."""
+    if m <= DECODE_MAX_M and (capability < 90 or (m <= GEMV_MAX_M and n <= GEMV_MAX_N)):
+        return GEMV_KERNEL
+    return DECODE_KERNEL if m <= DECODE_MAX_M else KERNEL
+
+
 def scaled_impl(a: torch.Tensor, b: torch.Tensor, scale_a: torch.Tensor, scale_b: torch.Tensor,
                 bias: torch.Tensor | None, out_dtype: torch.dtype | None) -> torch.Tensor:
     """The op's implementation: check, prepare the operands, launch the scaled kernel."""
@@ -97,10 +117,10 @@ def scaled_impl(a: torch.Tensor, b: torch.Tensor, scale_a: torch.Tensor, scale_b
     (m, k), n = a.shape, b.shape[1]
     device = a.device
     with api._on_device(device):
-        spec = catalog.get(DECODE_KERNEL if m <= DECODE_MAX_M else KERNEL)
         capability = current_capability()
+        spec = catalog.get(kernel_for(m, n, capability))
         if not spec.runs_on(capability):
-            raise ValueError(f"{WHO} needs {spec.needs()} (the s8 wgmma kernel); this device "
+            raise ValueError(f"{WHO} with {m} rows of a needs {spec.needs()} ({spec.name}); this device "
                              f"is compute capability {capability // 10}.{capability % 10}")
         c = torch.empty((m, n), dtype=out_dtype, device=device)
         sa, sb = _fp32(scale_a, device), _fp32(scale_b, device)

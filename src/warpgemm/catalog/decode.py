@@ -20,14 +20,14 @@ def _rows(p: Mapping[str, int]) -> int:
     return 16 * p["ROW_GROUPS"]
 
 
-def _valid(p: Mapping[str, int]) -> bool:
-    """The kernel's static_asserts."""
+def splitk_valid(p: Mapping[str, int]) -> bool:
+    """The split-K body's static_asserts (sm80/swap_ab_splitk.cuh; rung 01 and igemm/08)."""
     return (1 <= p["TOKEN_TILES"] <= 8 and 1 <= p["ROW_GROUPS"] <= 4 and 1 <= p["WARPS"] <= 16
             and 1 <= p["UNROLL"] <= 8 and p["UNROLL"] * p["ROW_GROUPS"] <= 8
-            and 1 <= p["KSPLIT"] <= 16 and p["L2_256B"] in (0, 1) and _smem(p) <= 227 * 1024)
+            and 1 <= p["KSPLIT"] <= 16 and p["L2_256B"] in (0, 1) and splitk_smem(p) <= 227 * 1024)
 
 
-def _sums(p: Mapping[str, int]) -> int:
+def partial_sums(p: Mapping[str, int]) -> int:
     # Partial sums one block of one split hands on: 32 lanes x 4 per row group and token tile.
     return 32 * 4 * p["ROW_GROUPS"] * p["TOKEN_TILES"]
 
@@ -40,7 +40,7 @@ def _args(inst, a, b, c, m, n, k, workspace=None, bias=None):
     return gemm_bias_args(inst, a, b, c, m, n, k, None, bias) + (ws, counters)
 
 
-def _smem(p: Mapping[str, int]) -> int:
+def splitk_smem(p: Mapping[str, int]) -> int:
     # The warps' partial sums: 32 lanes x WARPS x (4 per row group and token tile) floats.
     return 4 * 32 * p["WARPS"] * p["ROW_GROUPS"] * p["TOKEN_TILES"] * 4
 
@@ -85,14 +85,14 @@ DECODE: tuple[KernelSpec, ...] = (
        params={"TOKEN_TILES": 1, "ROW_GROUPS": 1, "WARPS": 16, "UNROLL": 2, "KSPLIT": 1, "L2_256B": 0},
        threads=lambda p: 32 * p["WARPS"], tile=lambda p: (8 * p["TOKEN_TILES"], _rows(p)),
        grid=lambda m, n, p: (cdiv(n, _rows(p)), p["KSPLIT"], 1),
-       workspace=lambda m, n, k, p, slots: 4 * p["KSPLIT"] * cdiv(n, _rows(p)) * _sums(p) if p["KSPLIT"] > 1 else 0,
+       workspace=lambda m, n, k, p, slots: 4 * p["KSPLIT"] * cdiv(n, _rows(p)) * partial_sums(p) if p["KSPLIT"] > 1 else 0,
        counters=lambda m, n, k, p, slots: cdiv(n, _rows(p)) if p["KSPLIT"] > 1 else 0,
-       smem_bytes=_smem,
+       smem_bytes=splitk_smem,
        shape_params=lambda m, n, k: {"TOKEN_TILES": max(1, min(8, cdiv(m, 8)))},
        max_m=lambda p: 8 * p["TOKEN_TILES"],
        tuning={"ROW_GROUPS": (1, 2), "WARPS": (4, 8, 16), "UNROLL": (2, 4, 8), "KSPLIT": (1, 2, 4),
                "L2_256B": (0, 1)},
-       valid=_valid, abi=_args, fused_bias=True, dependent_launch=True),
+       valid=splitk_valid, abi=_args, fused_bias=True, dependent_launch=True),
     _f(2, "swap AB on Hopper's pipeline: W on wgmma's M side streamed by TMA, the tokens shared by a "
           "tile's rows", "swap_ab_wgmma",
        "decode_swap_ab_wgmma", arch="sm_90a", layouts=((ROW, COL), (ROW, ROW)),

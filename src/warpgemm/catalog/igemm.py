@@ -10,7 +10,8 @@ before the split: ``scale_a, scale_a_step, scale_b, scale_b_step, bias`` (:class
 Rung 04 reads a column-major A (copied K-major in shared memory by the kernel) with rung 02's
 ABI; rung 05 reads a row-major B by running rung 04 on C^T = B^T A^T, its maps B^T's then A^T's.
 Rung 06 is W8A8 at decode sizes: rung 03's arguments on decode/02's swap-AB pipeline (the
-weight's map, then the tokens')."""
+weight's map, then the tokens'). Rung 08 is W8A8 at a few tokens on decode/01's split-K body
+(sm_80 on): the ladder's ABI, then the scales and bias, the workspace and the counters."""
 
 from __future__ import annotations
 
@@ -20,7 +21,8 @@ import numpy as np
 
 from ..runtime import tensor_map
 from . import hopper
-from .spec import ALL_LAYOUTS, COL, NULL, ROW, Family, KernelSpec, cdiv
+from . import decode
+from .spec import ALL_LAYOUTS, COL, NULL, ROW, Family, KernelSpec, cdiv, gemm_args
 
 _TMA8 = ("TMA: 16-byte aligned base pointer and leading dimension (a multiple of 16 int8 elements); "
          "other inputs are copied to an aligned buffer first")
@@ -195,6 +197,18 @@ def _mma_sync_valid(p: Mapping[str, int]) -> bool:
     return _mma_sync_smem(p) <= 227 * 1024
 
 
+def _splitk_args(inst: Any, a: Any, b: Any, c: Any, m: int, n: int, k: int, workspace: Any = None,
+                 bias: Any = None) -> tuple[Any, ...]:
+    """Rung 08: the ladder's ABI, the scales and bias (rung 03's), then ``int* workspace`` (s32
+    partial sums) and ``int* counters`` (null when KSPLIT is 1)."""
+    if not isinstance(bias, Scales):
+        raise TypeError(f"{inst.name} computes a scaled product: call it through warpgemm.scaled_matmul")
+    ws = workspace.scratch if workspace is not None and workspace.scratch is not None else NULL
+    counters = workspace.counters if workspace is not None and workspace.counters is not None else NULL
+    return (*gemm_args(inst, a, b, c, m, n, k), bias.scale_a, np.int32(bias.scale_a_step), bias.scale_b,
+            np.int32(bias.scale_b_step), bias.bias if bias.bias is not None else NULL, ws, counters)
+
+
 IGEMM_FAMILY = Family(
     name="igemm", title="Integer GEMM (int8 in, int32 out, exact)", bench_dtype="int8", square_max=16384,
     defaults=dict(outputs={"int8": ("int32",)}, math="i8i32", typed=True, align_elems=16),
@@ -262,4 +276,19 @@ IGEMM: tuple[KernelSpec, ...] = (
        **{**_PIPELINE, "params": {**_PIPELINE["params"], "STAGES": 3, "BUFFERS": 2},
           "smem_bytes": _smem_scaled_tma_store, "valid": _valid_scaled_tma_store,
           "tuning": {"BN": (128, 256), "STAGES": (3, 4), "BUFFERS": (1, 2), "GROUP": (8, 16), "IN_FLIGHT": (0, 1)}}),
+    _f(8, "W8A8 at a few tokens: decode/01's split-K body on the s8 mma.sync m16n8k32 atom, with the "
+          "scaled epilogue", "scaled_swap_ab_splitk", "igemm_scaled_swap_ab_splitk",
+       arch="sm_80", layouts=((ROW, COL),), abi=_splitk_args, outputs={"int8": ("bfloat16", "float16", "float32")},
+       called_by="warpgemm.scaled_matmul",
+       constraints=(_VEC16, "A row-major, B column-major (B = W^T)", "M <= 64 (8 * TOKEN_TILES)", _K_BOUND),
+       params={"TOKEN_TILES": 1, "ROW_GROUPS": 1, "WARPS": 16, "UNROLL": 2, "KSPLIT": 1, "L2_256B": 1},
+       threads=lambda p: 32 * p["WARPS"], tile=lambda p: (8 * p["TOKEN_TILES"], 16 * p["ROW_GROUPS"]),
+       grid=lambda m, n, p: (cdiv(n, 16 * p["ROW_GROUPS"]), p["KSPLIT"], 1),
+       workspace=lambda m, n, k, p, slots: (4 * p["KSPLIT"] * cdiv(n, 16 * p["ROW_GROUPS"]) * decode.partial_sums(p)
+                                            if p["KSPLIT"] > 1 else 0),
+       counters=lambda m, n, k, p, slots: cdiv(n, 16 * p["ROW_GROUPS"]) if p["KSPLIT"] > 1 else 0,
+       smem_bytes=decode.splitk_smem, shape_params=lambda m, n, k: {"TOKEN_TILES": max(1, min(8, cdiv(m, 8)))},
+       max_m=lambda p: 8 * p["TOKEN_TILES"], valid=decode.splitk_valid, dependent_launch=True,
+       tuning={"ROW_GROUPS": (1, 2), "WARPS": (4, 8, 16), "UNROLL": (2, 4, 8), "KSPLIT": (1, 2, 4),
+               "L2_256B": (0, 1)}),
 )

@@ -123,6 +123,13 @@ __device__ __forceinline__ float ld_global_cg_f32(const float* p) {
     return v;
 }
 
+// The same for a 4-byte integer (split-K s32 partial sums).
+__device__ __forceinline__ int32_t ld_global_cg_s32(const int32_t* p) {
+    int32_t v;
+    asm volatile("ld.global.cg.s32 %0, [%1];\n" : "=r"(v) : "l"(p) : "memory");
+    return v;
+}
+
 // 16 bytes (four floats) cached in L2 only: the same, four at a time.
 __device__ __forceinline__ float4 ld_global_cg_v4_f32(const float4* p) {
     float4 v;

@@ -9,6 +9,7 @@
 #pragma once
 
 #include "arch/sm90.cuh"
+#include "common/scaling.cuh"
 #include "sm80/mma.cuh"
 #include "sm90/tile_scheduler.cuh"
 
@@ -87,18 +88,6 @@ struct DirectEpilogue {
     }
     __device__ __forceinline__ void prepare(int, const Work&) {}
     __device__ __forceinline__ void finish(int) {}
-};
-
-// What a scaled int8 epilogue (W8A8) reads besides the sums: C = s32 sum * scale_a[row] *
-// scale_b[col] + bias[col] in fp32, rounded once to C's type. A scale given as one value has
-// step 0, one per row of A (per token) or per column of B (per channel) step 1; the bias (N fp32
-// values) may be null.
-struct Scaling {
-    const float* scale_a;
-    int scale_a_step;
-    const float* scale_b;
-    int scale_b_step;
-    const float* bias;
 };
 
 // The scaled epilogue of igemm rung 03. The per-column values of a tile (BN scales and BN bias
