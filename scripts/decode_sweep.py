@@ -28,6 +28,10 @@ from warpgemm.bench import context, timing  # noqa: E402
 
 
 
+def _copies(ws: list[torch.Tensor]) -> list[torch.Tensor]:
+    return [w.clone() for w in ws]
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--kernel", default="decode/01_swap_ab_splitk")
@@ -72,15 +76,17 @@ def main() -> int:
             xs = [torch.randn(m, k, device="cuda").to(torch.bfloat16) for _ in range(sets)]
             out = torch.empty(m, n, device="cuda", dtype=torch.bfloat16)
             ref = (xs[0].double() @ ws[0].double().t())
-            runners = {"cuBLAS": lambda i: torch.matmul(xs[i], ws[i].t()),
-                       "auto": lambda i: warpgemm.matmul(xs[i], ws[i].t(), out=out)}
+            # Each candidate reads its own copies of the weights (the same values elsewhere), so
+            # that what one left in L2 is never what the next reads.
+            runners = {"cuBLAS": lambda i, w=_copies(ws): torch.matmul(xs[i], w[i].t()),
+                       "auto": lambda i, w=_copies(ws): warpgemm.matmul(xs[i], w[i].t(), out=out)}
             for p in cands:
                 if not spec.valid(shaped(p, m, n, k)):
                     continue
                 label = ",".join(f"{k_}={v}" for k_, v in p.items())
 
-                def run(i, p=p):
-                    return warpgemm.matmul(xs[i], ws[i].t(), kernel=kernel, out=out, **p)
+                def run(i, p=p, w=_copies(ws)):
+                    return warpgemm.matmul(xs[i], w[i].t(), kernel=kernel, out=out, **p)
                 runners[label] = run
             for label, run in runners.items():
                 got = run(0).double()
@@ -99,7 +105,7 @@ def main() -> int:
             for label, us in per_call.items():
                 doc["results"].append({"m": m, "n": n, "k": k, "params": label, "us": us, "cublas_us": base,
                                        "speedup": base / us, "weight_gbps": w_bytes / us / 1e3})
-            del graphs, xs
+            del graphs, xs, runners
             if args.json:  # after every shape, so that a run cut short keeps what it measured
                 Path(args.json).write_text(json.dumps(doc, indent=1))
         del ws

@@ -177,15 +177,21 @@ def main() -> int:
             for label, r in runners.items():
                 r(0)
                 graphs[label] = timing.capture(r, sets)
+            kept = []
             extra = [(name, {}) for name in DECODE_KERNELS] if args.compare else []
             extra += [(args.decode_kernel or scaled.kernel_for(m, n), v) for v in variants]
             for name, v in extra:
                 spec = catalog.get(name)
                 if not spec.valid(spec.resolve({**spec.shape_params(m, n, k), **v})):
                     continue
+                own = [w.clone() for w in w8]  # its own copies: never what the graph before it read
+                kept.append(own)  # alive while its graph replays
+
+                def call(i, own=own):
+                    return warpgemm.scaled_matmul(x8, own[i].t(), sa, sb)
                 with _decode_tiles(name, v):
-                    runners["scaled_matmul"](0)
-                    graphs[f"{name.split('_')[0]} {v}"] = timing.capture(runners["scaled_matmul"], sets)
+                    call(0)
+                    graphs[f"{name.split('_')[0]} {v}"] = timing.capture(call, sets)
             t = timing.interleaved({label: (lambda i, g=g: g.replay()) for label, g in graphs.items()}, 1,
                                    min_rounds=15, max_rounds=15)
             us = {label: v.median_ms / sets * 1e3 for label, v in t.items()}
@@ -199,7 +205,7 @@ def main() -> int:
             for label in graphs:
                 if label.startswith("igemm/0"):
                     print(f"    {label}: {us[label]:.1f} us ({us['cuBLAS bf16'] / us[label]:.2f}x)", flush=True)
-            del graphs
+            del graphs, kept
     if args.json:
         Path(args.json).write_text(json.dumps(doc, indent=1))
     return 0

@@ -75,6 +75,18 @@ def test_the_h200_has_decode_rules_of_its_own(m, n, k, kernel, params):
     assert h100.device is None  # the H100's rules serve every other sm_90 device
 
 
+@pytest.mark.parametrize("m,n,k,params", [
+    # docs/results/decode_sweep_cold_h100.json: every candidate on weights of its own
+    (1, 14336, 4096, {"ROW_GROUPS": 1, "WARPS": 16, "UNROLL": 2, "L2_256B": 1}),
+    (4, 14336, 4096, {"ROW_GROUPS": 2, "WARPS": 8, "UNROLL": 1, "L2_256B": 1}),
+    (16, 14336, 4096, {"ROW_GROUPS": 4, "WARPS": 8, "UNROLL": 1, "L2_256B": 1}),
+    (16, 8192, 8192, {"ROW_GROUPS": 4, "WARPS": 16, "UNROLL": 1, "L2_256B": 1}),
+])
+def test_the_h100_decode_rules_give_the_measured_choice(m, n, k, params):
+    rule = dispatch.choose(90, "bfloat16", m, n, k, layouts=("row", "col"), device="NVIDIA H100 80GB HBM3")
+    assert rule.kernel == "decode/01_swap_ab_splitk" and rule.params == params
+
+
 def test_large_m_on_an_h200_takes_the_rules_every_hopper_shares():
     rule = dispatch.choose(90, "bfloat16", 4096, 4096, 4096, layouts=("row", "col"), device="NVIDIA H200")
     assert rule.kernel == "hopper/06_tma_store_epilogue" and rule.device is None

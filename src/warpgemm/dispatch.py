@@ -102,12 +102,17 @@ RULES: tuple[Rule, ...] = (
                    ((12288, INF), {"BM": 128, "BK": 128, "STAGES": 4, "IN_FLIGHT": 1}))),
     # fp16 / bf16 with few rows (decode), in the Linear layout: the small-M kernel streams W once.
     # Parameters from scripts/decode_sweep.py on an H100 (docs/results/decode_sweep_h100.json,
-    # decode_sweep_small_n_h100.json, decode_sweep_large_m_h100.json, decode_sweep_l2_h100.json).
+    # decode_sweep_small_n_h100.json, decode_sweep_large_m_h100.json, decode_sweep_l2_h100.json;
+    # the wide, short-K weights and 9-16 rows of the 8192 x 8192 one re-measured with every
+    # candidate on weights of its own, docs/results/decode_sweep_cold_h100.json).
     *(Rule("decode/01_swap_ab_splitk", dt, capability=(80, INF), layouts=_LINEAR, m=m, n=n, k=k, params=p,
            note="measured on an H100 by scripts/decode_sweep.py")
       for dt in ("bfloat16", "float16")
       for m, n, k, p in (
-          ((1, 16), (12288, INF), (0, 4096), {"ROW_GROUPS": 1, "WARPS": 4, "UNROLL": 2}),
+          ((1, 2), (12288, INF), (0, 4096), {"ROW_GROUPS": 1, "WARPS": 16, "UNROLL": 2, "L2_256B": 1}),
+          ((3, 8), (12288, INF), (0, 4096), {"ROW_GROUPS": 2, "WARPS": 8, "UNROLL": 1, "L2_256B": 1}),
+          ((9, 16), (12288, INF), (0, 4096), {"ROW_GROUPS": 4, "WARPS": 8, "UNROLL": 1, "L2_256B": 1}),
+          ((9, 16), (8192, 12287), (2049, INF), {"ROW_GROUPS": 4, "WARPS": 16, "UNROLL": 1, "L2_256B": 1}),
           ((1, 16), (8192, 12287), (0, 2048), {"ROW_GROUPS": 1, "WARPS": 8, "UNROLL": 2}),
           ((1, 16), (0, 2048), (0, INF), {"ROW_GROUPS": 1, "WARPS": 16, "UNROLL": 4, "L2_256B": 1}),
           ((1, 16), (0, INF), (0, INF), {"ROW_GROUPS": 1, "WARPS": 16, "UNROLL": 2, "L2_256B": 1}),
