@@ -87,6 +87,33 @@ def _struct(letters: str, ptx_types: str, ctype: str, cons: str, k: int, trans: 
     return body
 
 
+def _struct_rs(letters: str, ptx_types: str, ctype: str, cons: str, k: int, n: int) -> str:
+    """The register-A form of an 8-bit atom: A's fragment in four b32 registers a thread."""
+    regs = n // 2
+    name = f"SM90_64x{n}x{k}_{letters}_RS"
+    d = _wrap([f"%{i}" for i in range(regs)], '"', '"', 21)
+    outs = _wrap([f'"+{cons}"(d[{i}])' for i in range(regs)], "", "", 23)
+    a, b, s = regs, regs + 4, regs + 5
+    return (
+        f"// D (64 x {n}) = A (64 x {k}) * B ({k} x {n}) + (scale_d ? D : 0), A in registers (each warp's 16\n"
+        f"// rows as mma.sync m16n8k32's A fragment: rows g and g + 8, k 4t..4t+3 and 16+4t..16+4t+3), B\n"
+        f"// K-major in shared memory (a descriptor). The registers must not change until the wgmma is done.\n"
+        f"struct {name} {{\n"
+        f"    static constexpr int N = {n};\n"
+        f"    static constexpr int K = {k};\n"
+        f"    static __device__ __forceinline__ void fma({ctype} (&d)[{regs}], const uint32_t (&a)[4], uint64_t desc_b,\n"
+        f"                                               uint32_t scale_d) {{\n"
+        f'        asm volatile("{{\\n.reg .pred p;\\nsetp.ne.b32 p, %{s}, 0;\\n"\n'
+        f'                     "wgmma.mma_async.sync.aligned.m64n{n}k{k}.{ptx_types} "\n'
+        f'                     "{{"\n{d}\n                     "}}, "\n'
+        f'                     "{{%{a}, %{a + 1}, %{a + 2}, %{a + 3}}}, %{b}, p;\\n}}\\n"\n'
+        f"                     :\n{outs}\n"
+        f'                     : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc_b), "r"(scale_d));\n'
+        f"    }}\n"
+        f"}};\n"
+    )
+
+
 _ELEMENT = {"F32F16F16": "half_t", "F32BF16BF16": "bf16_t", "S32S8S8": "int8_t", "S32U8U8": "uint8_t"}
 
 _SELECTOR = """\
@@ -111,16 +138,35 @@ def _selector(letters: str, k: int, trans: bool, n: int) -> str:
             f"    using Acc = {acc};\n}};\n")
 
 
+_SELECTOR_RS = """\
+// GmmaRegisterA<T, N>: the register-A m64nNk32 atom for 8-bit inputs of type T (int8_t or uint8_t).
+template <typename T, int N>
+struct GmmaRegisterA {
+    static_assert(sizeof(T) == 0, "no register-A wgmma wrapper for this element type and N: T is int8_t or "
+                                  "uint8_t and N one of the shapes scripts/gen_wgmma_wrappers.py writes");
+};
+"""
+
+
 def generated() -> str:
     parts = [BEGIN]
     for letters, ptx_types, ctype, cons, k, trans in FORMS:
         for n in (N_16BIT if k == 16 else N_8BIT):
             parts.append(_struct(letters, ptx_types, ctype, cons, k, trans, n))
             parts.append("\n")
+            if k == 32:
+                parts.append(_struct_rs(letters, ptx_types, ctype, cons, k, n))
+                parts.append("\n")
     parts.append(_SELECTOR)
     for letters, _, _, _, k, trans in FORMS:
         for n in (N_16BIT if k == 16 else N_8BIT):
             parts.append(_selector(letters, k, trans, n))
+    parts.append(_SELECTOR_RS)
+    for letters, _, _, _, k, _ in FORMS:
+        if k == 32:
+            for n in N_8BIT:
+                parts.append(f"template <>\nstruct GmmaRegisterA<{_ELEMENT[letters]}, {n}> : SM90_64x{n}x{k}_{letters}_RS "
+                             f"{{ using Acc = int32_t; }};\n")
     parts.append(END)
     return "".join(parts)
 

@@ -25,7 +25,9 @@ from warpgemm.layout import mma_atom
 from warpgemm.layout.fragments import unpack_fragments
 
 WIDEN = "int4/05_widen_to_s8_wgmma"
-KERNELS = ["int4/01_wmma_m8n8k32", "int4/02_mma_m8n8k32", "int4/03_mma_m16n8k32", "int4/04_mma_m16n8k64", WIDEN]
+REGISTER_A = "int4/06_widen_a_to_registers"
+KERNELS = ["int4/01_wmma_m8n8k32", "int4/02_mma_m8n8k32", "int4/03_mma_m16n8k32", "int4/04_mma_m16n8k64", WIDEN,
+           REGISTER_A]
 POISON = -(2**31) + 12345
 
 
@@ -107,20 +109,21 @@ def test_plain_matmul_refuses_the_int4_kernels_by_name():
 # The catalogue
 # ---------------------------------------------------------------------------------------------
 
-def test_the_int4_family_has_one_rung_per_4bit_mma_form_then_the_hopper_widening_rung():
+def test_the_int4_family_has_one_rung_per_4bit_mma_form_then_the_hopper_widening_rungs():
     specs = catalog.kernels("int4")
     assert [s.name for s in specs] == KERNELS
-    assert [s.arch for s in specs] == ["sm_75", "sm_75", "sm_80", "sm_80", "sm_90a"]
+    assert [s.arch for s in specs] == ["sm_75", "sm_75", "sm_80", "sm_80", "sm_90a", "sm_90a"]
     for s in specs:
         assert s.layouts == (("row", "col"),)
         assert s.outputs == {"int4": ("int32",), "uint4": ("int32",)} and s.math == "i4i32"
         assert s.called_by and "int4.Packed" in s.called_by
         text = " ".join(s.constraints)
         assert str(S4_K_MAX) in text and str(U4_K_MAX) in text
-        assert ("emulates" in text) == (s.name != WIDEN)
+        assert ("emulates" in text) == (s.arch != "sm_90a")
         assert s.valid(s.resolve())
-    widen = catalog.get(WIDEN)
-    assert widen.persistent and widen.host_params == ("SPLITS",) and widen.name in CLEARS_PAD_ON_HOST
+    for name in (WIDEN, REGISTER_A):
+        widen = catalog.get(name)
+        assert widen.persistent and widen.host_params == ("SPLITS",) and widen.name in CLEARS_PAD_ON_HOST
 
 
 def test_the_k_bounds_are_the_longest_sums_that_fit_int32():
@@ -368,6 +371,74 @@ def test_a_and_b_widened_alike_give_the_dot_products_of_the_values(signed):
     assert torch.equal(got, x.long() @ w.long().t())
 
 
+def _register_a_bytes(packed_row: bytes, signed: bool, s: int, t: int) -> tuple[list[int], list[int]]:
+    """The values rung 06's lane (g, t) widens for one row into A's registers of k step s: a0 (or
+    a1), positions 4t..4t+3, and a2 (or a3), positions 16+4t..16+4t+3 (its widen_a)."""
+    chunk = packed_row[16 * s:16 * s + 16]
+    out = []
+    for word in (t >> 1, 2 + (t >> 1)):
+        bits = int.from_bytes(chunk[4 * word:4 * word + 4], "little") >> (4 * (t & 1))
+        nibbles = [(bits >> (8 * b)) & 0xF for b in range(4)]
+        out.append([x - 16 if signed and x >= 8 else x for x in nibbles])
+    return out[0], out[1]
+
+
+@pytest.mark.parametrize("signed", [True, False])
+def test_a_widened_into_registers_matches_b_widened_into_its_tile_position_by_position(signed):
+    """Rung 06: the value each lane puts at each position of the register-A fragment is the value
+    B's widening copy puts at that position of its 8-bit row, so that the wgmma's sum over
+    positions is the sum over k."""
+    rows = 32  # one pass of the copy
+    x = _values(rows, 128, signed)
+    packed = bytes(int4.pack(x, signed=signed).flatten().tolist())
+    wide = _widen_tile(packed, rows, signed)
+    for r in range(rows):
+        target = [_unswizzled(wide, r, pos) for pos in range(128)]
+        target = [v - 256 if signed and v >= 128 else v for v in target]
+        for s in range(4):
+            for t in range(4):
+                low, high = _register_a_bytes(packed[64 * r:64 * r + 64], signed, s, t)
+                assert low == target[32 * s + 4 * t:32 * s + 4 * t + 4]
+                assert high == target[32 * s + 16 + 4 * t:32 * s + 20 + 4 * t]
+
+
+def test_the_register_a_loads_are_free_of_bank_conflicts_under_the_64_byte_swizzle():
+    """Rung 06's loads of packed A: per warp, k step, row half and word, lane (g, t) reads word
+    t / 2 (or 2 + t / 2) of the 16-byte chunk s of row 16 w + g (+ 8) from a tile TMA lands under
+    the 64-byte swizzle (chunk q of row r at q ^ (r / 2) % 4). Unswizzled, the same reads
+    conflict four ways."""
+    from warpgemm.layout.banks import bank_conflicts
+
+    def address(lane: int, row: int, s: int, second: int, swizzled: bool) -> int:
+        chunk = (s ^ ((row >> 1) & 3)) if swizzled else s
+        return 64 * row + 16 * chunk + 4 * ((lane % 4) // 2) + 8 * second
+
+    for consumer in range(2):
+        for warp in range(4):
+            for s in range(4):
+                for h in range(2):
+                    for second in range(2):
+                        rows = [64 * consumer + 16 * warp + lane // 4 + 8 * h for lane in range(32)]
+                        swz = [address(lane, r, s, second, True) for lane, r in enumerate(rows)]
+                        plain = [address(lane, r, s, second, False) for lane, r in enumerate(rows)]
+                        assert bank_conflicts(swz, 4).conflicts == 0
+                        assert bank_conflicts(plain, 4).wavefronts == 4
+
+
+def test_the_64_byte_swizzle_takes_boxes_of_at_most_64_bytes():
+    """Rung 06 encodes A's packed map under the 64-byte swizzle; the TMA's rules for it are checked
+    before the driver sees the map."""
+    from warpgemm.catalog.int4 import packed_map
+    from warpgemm.runtime import tensor_map
+
+    tensor_map.check(packed_map(128, 4096, 2048, 128), 0x10000, swizzle=64)
+    wide = tensor_map.TileMap("uint8", (2048, 128), 2048, (128, 128))
+    with pytest.raises(ValueError, match="with the 64-byte swizzle a box row is at most 64 bytes"):
+        tensor_map.check(wide, 0x10000, swizzle=64)
+    with pytest.raises(ValueError, match="a TMA swizzle spans 32, 64 or 128 bytes"):
+        tensor_map.check(wide, 0x10000, swizzle=48)
+
+
 def test_the_widening_loads_and_stores_are_free_of_bank_conflicts():
     """Every warp's 16-byte loads of packed rows and 16-byte stores into the swizzled target, in
     every pass, on warpgemm.layout's bank model (8 lanes a wavefront)."""
@@ -544,6 +615,24 @@ WIDEN_CASES = [
 @pytest.mark.parametrize("signed", [True, False])
 def test_the_widening_rung_is_exact_with_each_tile_and_split(params, shape, signed):
     _assert_exact(WIDEN, shape, signed, launches=2, **params)  # the split's counters are left zero for the next
+
+
+# Rung 06: its tiles and stage counts, the split last wave, K tails, many tiles.
+REGISTER_A_CASES = [
+    ({}, (1000, 3000, 4096)), ({"SPLITS": 4}, (300, 600, 8192)), ({"SPLITS": 16}, (1, 1, 100001)),
+    ({"BN": 128, "STAGES": 3}, (777, 555, 1999)), ({"BN": 128, "STAGES": 8}, (128, 128, 128)),
+    ({"BN": 64, "STAGES": 2}, (65, 63, 160)), ({"STAGES": 4, "GROUP": 16}, (2049, 4097, 672)),
+    ({"STAGES": 7, "SPLITS": 1}, (513, 385, 3071)), ({}, (129, 193, 129)), ({}, (256, 384, 256)),
+]
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("params,shape", REGISTER_A_CASES,
+                         ids=["".join(f"{k}{v}-" for k, v in p.items()) + "x".join(map(str, s))
+                              for p, s in REGISTER_A_CASES])
+@pytest.mark.parametrize("signed", [True, False])
+def test_the_register_a_rung_is_exact_with_each_tile_and_split(params, shape, signed):
+    _assert_exact(REGISTER_A, shape, signed, launches=2, **params)
 
 
 @pytest.mark.gpu

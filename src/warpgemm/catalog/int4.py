@@ -119,6 +119,28 @@ def _widen_args(inst: Any, a: Any, b: Any, c: Any, m: int, n: int, k: int, works
             np.int32(m), np.int32(n), np.int32(k), np.int32(c.stride(0)), *hopper.split_args(workspace))
 
 
+def _register_a_args(inst: Any, a: Any, b: Any, c: Any, m: int, n: int, k: int, workspace: Any = None,
+                     bias: Any = None) -> tuple[Any, ...]:
+    """Rung 06: rung 05's arguments, A's map under the 64-byte swizzle (its consumers read a
+    16-byte chunk of 8 rows at a time: sm90/mainloop_register_a_widening.cuh)."""
+    p = inst.params
+    map_a, map_b = packed_map(m, k, a.ld, p["BM"]), packed_map(n, k, b.ld, p["BN"])
+    return (tensor_map.encode(map_a, a.tensor.data_ptr(), swizzle=64),
+            tensor_map.encode(map_b, b.tensor.data_ptr(), swizzle=False), c,
+            np.int32(m), np.int32(n), np.int32(k), np.int32(c.stride(0)), *hopper.split_args(workspace))
+
+
+def _smem_register_a(p: Mapping[str, int]) -> int:
+    """Rung 06: the packed ring and its barriers, then two 8-bit B tiles (BN rows of BK bytes)."""
+    return p["STAGES"] * (p["BM"] + p["BN"]) * p["BK"] // 2 + 1024 + 2 * p["BN"] * p["BK"]
+
+
+def _valid_register_a(p: Mapping[str, int]) -> bool:
+    """Rung 06's static_asserts: rung 05's, with BN at most 192 (registers)."""
+    return (p["BM"] == 128 and p["BK"] == 128 and p["BN"] in (64, 128, 192) and 2 <= p["STAGES"] <= 8
+            and p["GROUP"] >= 1 and 0 <= p["SPLITS"] <= hopper.MAX_SPLITS and _smem_register_a(p) <= 227 * 1024)
+
+
 def _smem_widening(p: Mapping[str, int]) -> int:
     """The packed ring ((BM + BN) rows of BK / 2 bytes a stage), its barriers in a 1024-byte gap,
     then two slots of 8-bit target tiles ((BM + BN) rows of BK bytes): sm90/mainloop_widening.cuh."""
@@ -133,7 +155,8 @@ def _valid_widening(p: Mapping[str, int]) -> bool:
 
 
 _WIDEN = "widen_to_s8_wgmma"
-CLEARS_PAD_ON_HOST = frozenset({f"int4/05_{_WIDEN}"})
+_REGISTER_A = "widen_a_to_registers"
+CLEARS_PAD_ON_HOST = frozenset({f"int4/05_{_WIDEN}", f"int4/06_{_REGISTER_A}"})
 """Kernels that multiply an odd K's pad nibble like a value: :mod:`warpgemm.int4_matmul` clears it
 in one operand (a copy of the one with fewer rows) before the launch."""
 
@@ -153,6 +176,13 @@ _SM80 = {"BM": 128, "BN": 128, "BK": 256, "WM": 64, "WN": 32, "STAGES": 3}
 spills for sm_80 and sm_90a (the emulation needs registers; 64 x 64 spills on sm_90a)."""
 _TUNING = {"BN": (64, 128, 256), "BK": (128, 256), "WM": (32, 64), "WN": (32, 64), "STAGES": (2, 3, 4)}
 
+_HOPPER = dict(threads=lambda p: 128 * (1 + p["BM"] // 64), persistent=True, last_wave=hopper.last_wave,
+               workspace=hopper.split_scratch, counters=hopper.split_counters, host_params=("SPLITS",),
+               dependent_launch=True)
+"""What rungs 05 and 06 share: igemm/02's persistent warp-specialised launch."""
+_HOPPER_CONSTRAINTS = (_PACKED, _ALIGN, "an odd K: the pad nibbles of the operand with fewer rows are cleared in "
+                       "a copy first", _K_BOUND)
+
 INT4: tuple[KernelSpec, ...] = (
     _f(1, "wmma m8n8k32 s4/u4: opaque fragments loaded by wmma.load from padded K-major tiles",
        "wmma_m8n8k32", "int4_wmma_m8n8k32", arch="sm_75", params=_SM75, smem_bytes=_smem_padded,
@@ -170,12 +200,17 @@ INT4: tuple[KernelSpec, ...] = (
     _f(5, "Hopper: packed tiles by TMA, widened to 8-bit in shared memory for the s8 / u8 wgmma (igemm/02's "
           "pipeline)", _WIDEN, "int4_widen_to_s8_wgmma", arch="sm_90a", abi=_widen_args,
        params={"BM": 128, "BN": 256, "BK": 128, "STAGES": 4, "GROUP": 8, "SPLITS": 0},
-       threads=lambda p: 128 * (1 + p["BM"] // 64), persistent=True, smem_bytes=_smem_widening,
-       last_wave=hopper.last_wave, workspace=hopper.split_scratch, counters=hopper.split_counters,
-       host_params=("SPLITS",), valid=_valid_widening, dependent_launch=True,
+       smem_bytes=_smem_widening, valid=_valid_widening,
        tuning={"BN": (128, 256), "STAGES": (3, 4, 5), "GROUP": (8, 16), "SPLITS": (0, 1)},
-       constraints=(_PACKED, _ALIGN, "an odd K: the pad nibbles of the operand with fewer rows are cleared in a "
-                    "copy first", _K_BOUND, "the s8 (s4) or u8 (u4) wgmma on widened tiles: no emulation")),
+       constraints=(*_HOPPER_CONSTRAINTS, "the s8 (s4) or u8 (u4) wgmma on widened tiles: no emulation"),
+       **_HOPPER),
+    _f(6, "Hopper: rung 05 with A widened straight into the register-A wgmma's fragment; only B via shared "
+          "memory", _REGISTER_A, "int4_widen_a_to_registers", arch="sm_90a",
+       abi=_register_a_args, params={"BM": 128, "BN": 192, "BK": 128, "STAGES": 7, "GROUP": 8, "SPLITS": 0},
+       smem_bytes=_smem_register_a, valid=_valid_register_a,
+       tuning={"BN": (128, 192), "STAGES": (4, 6, 7), "GROUP": (8, 16), "SPLITS": (0, 1)},
+       constraints=(*_HOPPER_CONSTRAINTS, "the s8 (s4) or u8 (u4) wgmma, A from registers: no emulation"),
+       **_HOPPER),
 )
 
 

@@ -86,9 +86,22 @@ def fits(m: TileMap, address: int) -> bool:
     return True
 
 
-def check(m: TileMap, address: int, swizzle: bool = True) -> None:
+def _swizzle_span(swizzle: bool | int) -> int:
+    """The swizzle's span in bytes (0: none) for ``encode``'s ``swizzle``: True is 128, False none,
+    or 32, 64 or 128 by number."""
+    if swizzle is True:
+        return SWIZZLE_BYTES
+    if swizzle is False or swizzle == 0:
+        return 0
+    if swizzle not in (32, 64, 128):
+        raise ValueError(f"a TMA swizzle spans 32, 64 or 128 bytes; got {swizzle}")
+    return int(swizzle)
+
+
+def check(m: TileMap, address: int, swizzle: bool | int = True) -> None:
     """ValueError naming the TMA rule that ``m`` at ``address`` breaks, if any (``swizzle``: the
-    map lands its boxes under the 128-byte swizzle, else as they lie)."""
+    map lands its boxes under the 128-byte swizzle (True), another (32 or 64), or as they lie
+    (False))."""
     if m.dtype not in _DTYPES:
         raise ValueError(f"TMA maps take {', '.join(_DTYPES)}, not {m.dtype}")
     if address % 16:
@@ -102,10 +115,11 @@ def check(m: TileMap, address: int, swizzle: bool = True) -> None:
         raise ValueError(f"TMA dimensions are 1..2**32; got {m.dims}")
     if not all(1 <= b <= 256 for b in m.box):
         raise ValueError(f"a TMA box is 1..256 elements in each dimension; got {m.box}")
-    if swizzle and m.box[0] * m.elem_bytes > SWIZZLE_BYTES:
-        raise ValueError(f"with the 128-byte swizzle a box row is at most 128 bytes; got "
+    span = _swizzle_span(swizzle)
+    if span and m.box[0] * m.elem_bytes > span:
+        raise ValueError(f"with the {span}-byte swizzle a box row is at most {span} bytes; got "
                          f"{m.box[0]} x {m.elem_bytes} bytes")
-    if not swizzle and (m.box[0] * m.elem_bytes) % 16:
+    if not span and (m.box[0] * m.elem_bytes) % 16:
         raise ValueError(f"a TMA box without a swizzle is a multiple of 16 bytes wide; got "
                          f"{m.box[0]} x {m.elem_bytes} bytes")
 
@@ -114,11 +128,12 @@ _cache: OrderedDict[tuple, ParamBlock] = OrderedDict()
 _CACHE_SIZE = 1024
 
 
-def encode(m: TileMap, address: int, swizzle: bool = True) -> ParamBlock:
+def encode(m: TileMap, address: int, swizzle: bool | int = True) -> ParamBlock:
     """The 128-byte ``CUtensorMap`` of ``m`` at device address ``address``, as a kernel argument
     (cached: the same map at the same address is encoded once). ``swizzle``: boxes land in shared
-    memory under the 128-byte swizzle (what wgmma's descriptors read), else as they lie (tiles a
-    kernel reads row by row, as int4/05's packed ones)."""
+    memory under the 128-byte swizzle (True: what wgmma's descriptors read), under the 32- or
+    64-byte one (int4/06's packed A tile, 64-byte rows), or as they lie (False: tiles a kernel reads
+    row by row, as int4/05's packed ones)."""
     key = (address, m, swizzle)
     block = _cache.get(key)
     if block is not None:
@@ -132,7 +147,8 @@ def encode(m: TileMap, address: int, swizzle: bool = True) -> ParamBlock:
         [cu.cuuint64_t(d) for d in m.dims], [cu.cuuint64_t(m.outer_stride_bytes)],
         [cu.cuuint32_t(b) for b in m.box], [cu.cuuint32_t(1), cu.cuuint32_t(1)],
         cu.CUtensorMapInterleave.CU_TENSOR_MAP_INTERLEAVE_NONE,
-        cu.CUtensorMapSwizzle.CU_TENSOR_MAP_SWIZZLE_128B if swizzle else cu.CUtensorMapSwizzle.CU_TENSOR_MAP_SWIZZLE_NONE,
+        getattr(cu.CUtensorMapSwizzle, f"CU_TENSOR_MAP_SWIZZLE_{_swizzle_span(swizzle)}B"
+                if _swizzle_span(swizzle) else "CU_TENSOR_MAP_SWIZZLE_NONE"),
         cu.CUtensorMapL2promotion.CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
         cu.CUtensorMapFloatOOBfill.CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE)
     if err != cu.CUresult.CUDA_SUCCESS:

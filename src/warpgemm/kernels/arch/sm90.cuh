@@ -740,6 +740,27 @@ struct SM90_64x16x32_S32S8S8_SS {
     }
 };
 
+// D (64 x 16) = A (64 x 32) * B (32 x 16) + (scale_d ? D : 0), A in registers (each warp's 16
+// rows as mma.sync m16n8k32's A fragment: rows g and g + 8, k 4t..4t+3 and 16+4t..16+4t+3), B
+// K-major in shared memory (a descriptor). The registers must not change until the wgmma is done.
+struct SM90_64x16x32_S32S8S8_RS {
+    static constexpr int N = 16;
+    static constexpr int K = 32;
+    static __device__ __forceinline__ void fma(int32_t (&d)[8], const uint32_t (&a)[4], uint64_t desc_b,
+                                               uint32_t scale_d) {
+        asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %13, 0;\n"
+                     "wgmma.mma_async.sync.aligned.m64n16k32.s32.s8.s8 "
+                     "{"
+                     "%0, %1, %2, %3, %4, %5, %6, %7"
+                     "}, "
+                     "{%8, %9, %10, %11}, %12, p;\n}\n"
+                     :
+                       "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3]), "+r"(d[4]), "+r"(d[5]),
+                       "+r"(d[6]), "+r"(d[7])
+                     : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc_b), "r"(scale_d));
+    }
+};
+
 // D (64 x 32) = A (64 x 32) * B (32 x 32) + (scale_d ? D : 0), A and B K-major in shared
 // memory (descriptors); 8-bit wgmma has no transposed form.
 struct SM90_64x32x32_S32S8S8_SS {
@@ -758,6 +779,28 @@ struct SM90_64x32x32_S32S8S8_SS {
                        "+r"(d[6]), "+r"(d[7]), "+r"(d[8]), "+r"(d[9]), "+r"(d[10]), "+r"(d[11]),
                        "+r"(d[12]), "+r"(d[13]), "+r"(d[14]), "+r"(d[15])
                      : "l"(desc_a), "l"(desc_b), "r"(scale_d));
+    }
+};
+
+// D (64 x 32) = A (64 x 32) * B (32 x 32) + (scale_d ? D : 0), A in registers (each warp's 16
+// rows as mma.sync m16n8k32's A fragment: rows g and g + 8, k 4t..4t+3 and 16+4t..16+4t+3), B
+// K-major in shared memory (a descriptor). The registers must not change until the wgmma is done.
+struct SM90_64x32x32_S32S8S8_RS {
+    static constexpr int N = 32;
+    static constexpr int K = 32;
+    static __device__ __forceinline__ void fma(int32_t (&d)[16], const uint32_t (&a)[4], uint64_t desc_b,
+                                               uint32_t scale_d) {
+        asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %21, 0;\n"
+                     "wgmma.mma_async.sync.aligned.m64n32k32.s32.s8.s8 "
+                     "{"
+                     "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15"
+                     "}, "
+                     "{%16, %17, %18, %19}, %20, p;\n}\n"
+                     :
+                       "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3]), "+r"(d[4]), "+r"(d[5]),
+                       "+r"(d[6]), "+r"(d[7]), "+r"(d[8]), "+r"(d[9]), "+r"(d[10]), "+r"(d[11]),
+                       "+r"(d[12]), "+r"(d[13]), "+r"(d[14]), "+r"(d[15])
+                     : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc_b), "r"(scale_d));
     }
 };
 
@@ -783,6 +826,32 @@ struct SM90_64x64x32_S32S8S8_SS {
                        "+r"(d[24]), "+r"(d[25]), "+r"(d[26]), "+r"(d[27]), "+r"(d[28]), "+r"(d[29]),
                        "+r"(d[30]), "+r"(d[31])
                      : "l"(desc_a), "l"(desc_b), "r"(scale_d));
+    }
+};
+
+// D (64 x 64) = A (64 x 32) * B (32 x 64) + (scale_d ? D : 0), A in registers (each warp's 16
+// rows as mma.sync m16n8k32's A fragment: rows g and g + 8, k 4t..4t+3 and 16+4t..16+4t+3), B
+// K-major in shared memory (a descriptor). The registers must not change until the wgmma is done.
+struct SM90_64x64x32_S32S8S8_RS {
+    static constexpr int N = 64;
+    static constexpr int K = 32;
+    static __device__ __forceinline__ void fma(int32_t (&d)[32], const uint32_t (&a)[4], uint64_t desc_b,
+                                               uint32_t scale_d) {
+        asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %37, 0;\n"
+                     "wgmma.mma_async.sync.aligned.m64n64k32.s32.s8.s8 "
+                     "{"
+                     "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, "
+                     "%17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31"
+                     "}, "
+                     "{%32, %33, %34, %35}, %36, p;\n}\n"
+                     :
+                       "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3]), "+r"(d[4]), "+r"(d[5]),
+                       "+r"(d[6]), "+r"(d[7]), "+r"(d[8]), "+r"(d[9]), "+r"(d[10]), "+r"(d[11]),
+                       "+r"(d[12]), "+r"(d[13]), "+r"(d[14]), "+r"(d[15]), "+r"(d[16]), "+r"(d[17]),
+                       "+r"(d[18]), "+r"(d[19]), "+r"(d[20]), "+r"(d[21]), "+r"(d[22]), "+r"(d[23]),
+                       "+r"(d[24]), "+r"(d[25]), "+r"(d[26]), "+r"(d[27]), "+r"(d[28]), "+r"(d[29]),
+                       "+r"(d[30]), "+r"(d[31])
+                     : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc_b), "r"(scale_d));
     }
 };
 
@@ -812,6 +881,36 @@ struct SM90_64x96x32_S32S8S8_SS {
                        "+r"(d[36]), "+r"(d[37]), "+r"(d[38]), "+r"(d[39]), "+r"(d[40]), "+r"(d[41]),
                        "+r"(d[42]), "+r"(d[43]), "+r"(d[44]), "+r"(d[45]), "+r"(d[46]), "+r"(d[47])
                      : "l"(desc_a), "l"(desc_b), "r"(scale_d));
+    }
+};
+
+// D (64 x 96) = A (64 x 32) * B (32 x 96) + (scale_d ? D : 0), A in registers (each warp's 16
+// rows as mma.sync m16n8k32's A fragment: rows g and g + 8, k 4t..4t+3 and 16+4t..16+4t+3), B
+// K-major in shared memory (a descriptor). The registers must not change until the wgmma is done.
+struct SM90_64x96x32_S32S8S8_RS {
+    static constexpr int N = 96;
+    static constexpr int K = 32;
+    static __device__ __forceinline__ void fma(int32_t (&d)[48], const uint32_t (&a)[4], uint64_t desc_b,
+                                               uint32_t scale_d) {
+        asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %53, 0;\n"
+                     "wgmma.mma_async.sync.aligned.m64n96k32.s32.s8.s8 "
+                     "{"
+                     "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, "
+                     "%17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "
+                     "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, "
+                     "%47"
+                     "}, "
+                     "{%48, %49, %50, %51}, %52, p;\n}\n"
+                     :
+                       "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3]), "+r"(d[4]), "+r"(d[5]),
+                       "+r"(d[6]), "+r"(d[7]), "+r"(d[8]), "+r"(d[9]), "+r"(d[10]), "+r"(d[11]),
+                       "+r"(d[12]), "+r"(d[13]), "+r"(d[14]), "+r"(d[15]), "+r"(d[16]), "+r"(d[17]),
+                       "+r"(d[18]), "+r"(d[19]), "+r"(d[20]), "+r"(d[21]), "+r"(d[22]), "+r"(d[23]),
+                       "+r"(d[24]), "+r"(d[25]), "+r"(d[26]), "+r"(d[27]), "+r"(d[28]), "+r"(d[29]),
+                       "+r"(d[30]), "+r"(d[31]), "+r"(d[32]), "+r"(d[33]), "+r"(d[34]), "+r"(d[35]),
+                       "+r"(d[36]), "+r"(d[37]), "+r"(d[38]), "+r"(d[39]), "+r"(d[40]), "+r"(d[41]),
+                       "+r"(d[42]), "+r"(d[43]), "+r"(d[44]), "+r"(d[45]), "+r"(d[46]), "+r"(d[47])
+                     : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc_b), "r"(scale_d));
     }
 };
 
@@ -845,6 +944,40 @@ struct SM90_64x128x32_S32S8S8_SS {
                        "+r"(d[54]), "+r"(d[55]), "+r"(d[56]), "+r"(d[57]), "+r"(d[58]), "+r"(d[59]),
                        "+r"(d[60]), "+r"(d[61]), "+r"(d[62]), "+r"(d[63])
                      : "l"(desc_a), "l"(desc_b), "r"(scale_d));
+    }
+};
+
+// D (64 x 128) = A (64 x 32) * B (32 x 128) + (scale_d ? D : 0), A in registers (each warp's 16
+// rows as mma.sync m16n8k32's A fragment: rows g and g + 8, k 4t..4t+3 and 16+4t..16+4t+3), B
+// K-major in shared memory (a descriptor). The registers must not change until the wgmma is done.
+struct SM90_64x128x32_S32S8S8_RS {
+    static constexpr int N = 128;
+    static constexpr int K = 32;
+    static __device__ __forceinline__ void fma(int32_t (&d)[64], const uint32_t (&a)[4], uint64_t desc_b,
+                                               uint32_t scale_d) {
+        asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %69, 0;\n"
+                     "wgmma.mma_async.sync.aligned.m64n128k32.s32.s8.s8 "
+                     "{"
+                     "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, "
+                     "%17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "
+                     "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, "
+                     "%47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, "
+                     "%62, %63"
+                     "}, "
+                     "{%64, %65, %66, %67}, %68, p;\n}\n"
+                     :
+                       "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3]), "+r"(d[4]), "+r"(d[5]),
+                       "+r"(d[6]), "+r"(d[7]), "+r"(d[8]), "+r"(d[9]), "+r"(d[10]), "+r"(d[11]),
+                       "+r"(d[12]), "+r"(d[13]), "+r"(d[14]), "+r"(d[15]), "+r"(d[16]), "+r"(d[17]),
+                       "+r"(d[18]), "+r"(d[19]), "+r"(d[20]), "+r"(d[21]), "+r"(d[22]), "+r"(d[23]),
+                       "+r"(d[24]), "+r"(d[25]), "+r"(d[26]), "+r"(d[27]), "+r"(d[28]), "+r"(d[29]),
+                       "+r"(d[30]), "+r"(d[31]), "+r"(d[32]), "+r"(d[33]), "+r"(d[34]), "+r"(d[35]),
+                       "+r"(d[36]), "+r"(d[37]), "+r"(d[38]), "+r"(d[39]), "+r"(d[40]), "+r"(d[41]),
+                       "+r"(d[42]), "+r"(d[43]), "+r"(d[44]), "+r"(d[45]), "+r"(d[46]), "+r"(d[47]),
+                       "+r"(d[48]), "+r"(d[49]), "+r"(d[50]), "+r"(d[51]), "+r"(d[52]), "+r"(d[53]),
+                       "+r"(d[54]), "+r"(d[55]), "+r"(d[56]), "+r"(d[57]), "+r"(d[58]), "+r"(d[59]),
+                       "+r"(d[60]), "+r"(d[61]), "+r"(d[62]), "+r"(d[63])
+                     : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc_b), "r"(scale_d));
     }
 };
 
@@ -885,6 +1018,47 @@ struct SM90_64x192x32_S32S8S8_SS {
                        "+r"(d[84]), "+r"(d[85]), "+r"(d[86]), "+r"(d[87]), "+r"(d[88]), "+r"(d[89]),
                        "+r"(d[90]), "+r"(d[91]), "+r"(d[92]), "+r"(d[93]), "+r"(d[94]), "+r"(d[95])
                      : "l"(desc_a), "l"(desc_b), "r"(scale_d));
+    }
+};
+
+// D (64 x 192) = A (64 x 32) * B (32 x 192) + (scale_d ? D : 0), A in registers (each warp's 16
+// rows as mma.sync m16n8k32's A fragment: rows g and g + 8, k 4t..4t+3 and 16+4t..16+4t+3), B
+// K-major in shared memory (a descriptor). The registers must not change until the wgmma is done.
+struct SM90_64x192x32_S32S8S8_RS {
+    static constexpr int N = 192;
+    static constexpr int K = 32;
+    static __device__ __forceinline__ void fma(int32_t (&d)[96], const uint32_t (&a)[4], uint64_t desc_b,
+                                               uint32_t scale_d) {
+        asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %101, 0;\n"
+                     "wgmma.mma_async.sync.aligned.m64n192k32.s32.s8.s8 "
+                     "{"
+                     "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, "
+                     "%17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "
+                     "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, "
+                     "%47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, "
+                     "%62, %63, %64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, "
+                     "%77, %78, %79, %80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, "
+                     "%92, %93, %94, %95"
+                     "}, "
+                     "{%96, %97, %98, %99}, %100, p;\n}\n"
+                     :
+                       "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3]), "+r"(d[4]), "+r"(d[5]),
+                       "+r"(d[6]), "+r"(d[7]), "+r"(d[8]), "+r"(d[9]), "+r"(d[10]), "+r"(d[11]),
+                       "+r"(d[12]), "+r"(d[13]), "+r"(d[14]), "+r"(d[15]), "+r"(d[16]), "+r"(d[17]),
+                       "+r"(d[18]), "+r"(d[19]), "+r"(d[20]), "+r"(d[21]), "+r"(d[22]), "+r"(d[23]),
+                       "+r"(d[24]), "+r"(d[25]), "+r"(d[26]), "+r"(d[27]), "+r"(d[28]), "+r"(d[29]),
+                       "+r"(d[30]), "+r"(d[31]), "+r"(d[32]), "+r"(d[33]), "+r"(d[34]), "+r"(d[35]),
+                       "+r"(d[36]), "+r"(d[37]), "+r"(d[38]), "+r"(d[39]), "+r"(d[40]), "+r"(d[41]),
+                       "+r"(d[42]), "+r"(d[43]), "+r"(d[44]), "+r"(d[45]), "+r"(d[46]), "+r"(d[47]),
+                       "+r"(d[48]), "+r"(d[49]), "+r"(d[50]), "+r"(d[51]), "+r"(d[52]), "+r"(d[53]),
+                       "+r"(d[54]), "+r"(d[55]), "+r"(d[56]), "+r"(d[57]), "+r"(d[58]), "+r"(d[59]),
+                       "+r"(d[60]), "+r"(d[61]), "+r"(d[62]), "+r"(d[63]), "+r"(d[64]), "+r"(d[65]),
+                       "+r"(d[66]), "+r"(d[67]), "+r"(d[68]), "+r"(d[69]), "+r"(d[70]), "+r"(d[71]),
+                       "+r"(d[72]), "+r"(d[73]), "+r"(d[74]), "+r"(d[75]), "+r"(d[76]), "+r"(d[77]),
+                       "+r"(d[78]), "+r"(d[79]), "+r"(d[80]), "+r"(d[81]), "+r"(d[82]), "+r"(d[83]),
+                       "+r"(d[84]), "+r"(d[85]), "+r"(d[86]), "+r"(d[87]), "+r"(d[88]), "+r"(d[89]),
+                       "+r"(d[90]), "+r"(d[91]), "+r"(d[92]), "+r"(d[93]), "+r"(d[94]), "+r"(d[95])
+                     : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc_b), "r"(scale_d));
     }
 };
 
@@ -937,6 +1111,56 @@ struct SM90_64x256x32_S32S8S8_SS {
     }
 };
 
+// D (64 x 256) = A (64 x 32) * B (32 x 256) + (scale_d ? D : 0), A in registers (each warp's 16
+// rows as mma.sync m16n8k32's A fragment: rows g and g + 8, k 4t..4t+3 and 16+4t..16+4t+3), B
+// K-major in shared memory (a descriptor). The registers must not change until the wgmma is done.
+struct SM90_64x256x32_S32S8S8_RS {
+    static constexpr int N = 256;
+    static constexpr int K = 32;
+    static __device__ __forceinline__ void fma(int32_t (&d)[128], const uint32_t (&a)[4], uint64_t desc_b,
+                                               uint32_t scale_d) {
+        asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %133, 0;\n"
+                     "wgmma.mma_async.sync.aligned.m64n256k32.s32.s8.s8 "
+                     "{"
+                     "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, "
+                     "%17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "
+                     "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, "
+                     "%47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, "
+                     "%62, %63, %64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, "
+                     "%77, %78, %79, %80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, "
+                     "%92, %93, %94, %95, %96, %97, %98, %99, %100, %101, %102, %103, %104, %105, "
+                     "%106, %107, %108, %109, %110, %111, %112, %113, %114, %115, %116, %117, %118, "
+                     "%119, %120, %121, %122, %123, %124, %125, %126, %127"
+                     "}, "
+                     "{%128, %129, %130, %131}, %132, p;\n}\n"
+                     :
+                       "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3]), "+r"(d[4]), "+r"(d[5]),
+                       "+r"(d[6]), "+r"(d[7]), "+r"(d[8]), "+r"(d[9]), "+r"(d[10]), "+r"(d[11]),
+                       "+r"(d[12]), "+r"(d[13]), "+r"(d[14]), "+r"(d[15]), "+r"(d[16]), "+r"(d[17]),
+                       "+r"(d[18]), "+r"(d[19]), "+r"(d[20]), "+r"(d[21]), "+r"(d[22]), "+r"(d[23]),
+                       "+r"(d[24]), "+r"(d[25]), "+r"(d[26]), "+r"(d[27]), "+r"(d[28]), "+r"(d[29]),
+                       "+r"(d[30]), "+r"(d[31]), "+r"(d[32]), "+r"(d[33]), "+r"(d[34]), "+r"(d[35]),
+                       "+r"(d[36]), "+r"(d[37]), "+r"(d[38]), "+r"(d[39]), "+r"(d[40]), "+r"(d[41]),
+                       "+r"(d[42]), "+r"(d[43]), "+r"(d[44]), "+r"(d[45]), "+r"(d[46]), "+r"(d[47]),
+                       "+r"(d[48]), "+r"(d[49]), "+r"(d[50]), "+r"(d[51]), "+r"(d[52]), "+r"(d[53]),
+                       "+r"(d[54]), "+r"(d[55]), "+r"(d[56]), "+r"(d[57]), "+r"(d[58]), "+r"(d[59]),
+                       "+r"(d[60]), "+r"(d[61]), "+r"(d[62]), "+r"(d[63]), "+r"(d[64]), "+r"(d[65]),
+                       "+r"(d[66]), "+r"(d[67]), "+r"(d[68]), "+r"(d[69]), "+r"(d[70]), "+r"(d[71]),
+                       "+r"(d[72]), "+r"(d[73]), "+r"(d[74]), "+r"(d[75]), "+r"(d[76]), "+r"(d[77]),
+                       "+r"(d[78]), "+r"(d[79]), "+r"(d[80]), "+r"(d[81]), "+r"(d[82]), "+r"(d[83]),
+                       "+r"(d[84]), "+r"(d[85]), "+r"(d[86]), "+r"(d[87]), "+r"(d[88]), "+r"(d[89]),
+                       "+r"(d[90]), "+r"(d[91]), "+r"(d[92]), "+r"(d[93]), "+r"(d[94]), "+r"(d[95]),
+                       "+r"(d[96]), "+r"(d[97]), "+r"(d[98]), "+r"(d[99]), "+r"(d[100]),
+                       "+r"(d[101]), "+r"(d[102]), "+r"(d[103]), "+r"(d[104]), "+r"(d[105]),
+                       "+r"(d[106]), "+r"(d[107]), "+r"(d[108]), "+r"(d[109]), "+r"(d[110]),
+                       "+r"(d[111]), "+r"(d[112]), "+r"(d[113]), "+r"(d[114]), "+r"(d[115]),
+                       "+r"(d[116]), "+r"(d[117]), "+r"(d[118]), "+r"(d[119]), "+r"(d[120]),
+                       "+r"(d[121]), "+r"(d[122]), "+r"(d[123]), "+r"(d[124]), "+r"(d[125]),
+                       "+r"(d[126]), "+r"(d[127])
+                     : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc_b), "r"(scale_d));
+    }
+};
+
 // D (64 x 16) = A (64 x 32) * B (32 x 16) + (scale_d ? D : 0), A and B K-major in shared
 // memory (descriptors); 8-bit wgmma has no transposed form.
 struct SM90_64x16x32_S32U8U8_SS {
@@ -954,6 +1178,27 @@ struct SM90_64x16x32_S32U8U8_SS {
                        "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3]), "+r"(d[4]), "+r"(d[5]),
                        "+r"(d[6]), "+r"(d[7])
                      : "l"(desc_a), "l"(desc_b), "r"(scale_d));
+    }
+};
+
+// D (64 x 16) = A (64 x 32) * B (32 x 16) + (scale_d ? D : 0), A in registers (each warp's 16
+// rows as mma.sync m16n8k32's A fragment: rows g and g + 8, k 4t..4t+3 and 16+4t..16+4t+3), B
+// K-major in shared memory (a descriptor). The registers must not change until the wgmma is done.
+struct SM90_64x16x32_S32U8U8_RS {
+    static constexpr int N = 16;
+    static constexpr int K = 32;
+    static __device__ __forceinline__ void fma(int32_t (&d)[8], const uint32_t (&a)[4], uint64_t desc_b,
+                                               uint32_t scale_d) {
+        asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %13, 0;\n"
+                     "wgmma.mma_async.sync.aligned.m64n16k32.s32.u8.u8 "
+                     "{"
+                     "%0, %1, %2, %3, %4, %5, %6, %7"
+                     "}, "
+                     "{%8, %9, %10, %11}, %12, p;\n}\n"
+                     :
+                       "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3]), "+r"(d[4]), "+r"(d[5]),
+                       "+r"(d[6]), "+r"(d[7])
+                     : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc_b), "r"(scale_d));
     }
 };
 
@@ -975,6 +1220,28 @@ struct SM90_64x32x32_S32U8U8_SS {
                        "+r"(d[6]), "+r"(d[7]), "+r"(d[8]), "+r"(d[9]), "+r"(d[10]), "+r"(d[11]),
                        "+r"(d[12]), "+r"(d[13]), "+r"(d[14]), "+r"(d[15])
                      : "l"(desc_a), "l"(desc_b), "r"(scale_d));
+    }
+};
+
+// D (64 x 32) = A (64 x 32) * B (32 x 32) + (scale_d ? D : 0), A in registers (each warp's 16
+// rows as mma.sync m16n8k32's A fragment: rows g and g + 8, k 4t..4t+3 and 16+4t..16+4t+3), B
+// K-major in shared memory (a descriptor). The registers must not change until the wgmma is done.
+struct SM90_64x32x32_S32U8U8_RS {
+    static constexpr int N = 32;
+    static constexpr int K = 32;
+    static __device__ __forceinline__ void fma(int32_t (&d)[16], const uint32_t (&a)[4], uint64_t desc_b,
+                                               uint32_t scale_d) {
+        asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %21, 0;\n"
+                     "wgmma.mma_async.sync.aligned.m64n32k32.s32.u8.u8 "
+                     "{"
+                     "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15"
+                     "}, "
+                     "{%16, %17, %18, %19}, %20, p;\n}\n"
+                     :
+                       "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3]), "+r"(d[4]), "+r"(d[5]),
+                       "+r"(d[6]), "+r"(d[7]), "+r"(d[8]), "+r"(d[9]), "+r"(d[10]), "+r"(d[11]),
+                       "+r"(d[12]), "+r"(d[13]), "+r"(d[14]), "+r"(d[15])
+                     : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc_b), "r"(scale_d));
     }
 };
 
@@ -1000,6 +1267,32 @@ struct SM90_64x64x32_S32U8U8_SS {
                        "+r"(d[24]), "+r"(d[25]), "+r"(d[26]), "+r"(d[27]), "+r"(d[28]), "+r"(d[29]),
                        "+r"(d[30]), "+r"(d[31])
                      : "l"(desc_a), "l"(desc_b), "r"(scale_d));
+    }
+};
+
+// D (64 x 64) = A (64 x 32) * B (32 x 64) + (scale_d ? D : 0), A in registers (each warp's 16
+// rows as mma.sync m16n8k32's A fragment: rows g and g + 8, k 4t..4t+3 and 16+4t..16+4t+3), B
+// K-major in shared memory (a descriptor). The registers must not change until the wgmma is done.
+struct SM90_64x64x32_S32U8U8_RS {
+    static constexpr int N = 64;
+    static constexpr int K = 32;
+    static __device__ __forceinline__ void fma(int32_t (&d)[32], const uint32_t (&a)[4], uint64_t desc_b,
+                                               uint32_t scale_d) {
+        asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %37, 0;\n"
+                     "wgmma.mma_async.sync.aligned.m64n64k32.s32.u8.u8 "
+                     "{"
+                     "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, "
+                     "%17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31"
+                     "}, "
+                     "{%32, %33, %34, %35}, %36, p;\n}\n"
+                     :
+                       "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3]), "+r"(d[4]), "+r"(d[5]),
+                       "+r"(d[6]), "+r"(d[7]), "+r"(d[8]), "+r"(d[9]), "+r"(d[10]), "+r"(d[11]),
+                       "+r"(d[12]), "+r"(d[13]), "+r"(d[14]), "+r"(d[15]), "+r"(d[16]), "+r"(d[17]),
+                       "+r"(d[18]), "+r"(d[19]), "+r"(d[20]), "+r"(d[21]), "+r"(d[22]), "+r"(d[23]),
+                       "+r"(d[24]), "+r"(d[25]), "+r"(d[26]), "+r"(d[27]), "+r"(d[28]), "+r"(d[29]),
+                       "+r"(d[30]), "+r"(d[31])
+                     : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc_b), "r"(scale_d));
     }
 };
 
@@ -1029,6 +1322,36 @@ struct SM90_64x96x32_S32U8U8_SS {
                        "+r"(d[36]), "+r"(d[37]), "+r"(d[38]), "+r"(d[39]), "+r"(d[40]), "+r"(d[41]),
                        "+r"(d[42]), "+r"(d[43]), "+r"(d[44]), "+r"(d[45]), "+r"(d[46]), "+r"(d[47])
                      : "l"(desc_a), "l"(desc_b), "r"(scale_d));
+    }
+};
+
+// D (64 x 96) = A (64 x 32) * B (32 x 96) + (scale_d ? D : 0), A in registers (each warp's 16
+// rows as mma.sync m16n8k32's A fragment: rows g and g + 8, k 4t..4t+3 and 16+4t..16+4t+3), B
+// K-major in shared memory (a descriptor). The registers must not change until the wgmma is done.
+struct SM90_64x96x32_S32U8U8_RS {
+    static constexpr int N = 96;
+    static constexpr int K = 32;
+    static __device__ __forceinline__ void fma(int32_t (&d)[48], const uint32_t (&a)[4], uint64_t desc_b,
+                                               uint32_t scale_d) {
+        asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %53, 0;\n"
+                     "wgmma.mma_async.sync.aligned.m64n96k32.s32.u8.u8 "
+                     "{"
+                     "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, "
+                     "%17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "
+                     "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, "
+                     "%47"
+                     "}, "
+                     "{%48, %49, %50, %51}, %52, p;\n}\n"
+                     :
+                       "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3]), "+r"(d[4]), "+r"(d[5]),
+                       "+r"(d[6]), "+r"(d[7]), "+r"(d[8]), "+r"(d[9]), "+r"(d[10]), "+r"(d[11]),
+                       "+r"(d[12]), "+r"(d[13]), "+r"(d[14]), "+r"(d[15]), "+r"(d[16]), "+r"(d[17]),
+                       "+r"(d[18]), "+r"(d[19]), "+r"(d[20]), "+r"(d[21]), "+r"(d[22]), "+r"(d[23]),
+                       "+r"(d[24]), "+r"(d[25]), "+r"(d[26]), "+r"(d[27]), "+r"(d[28]), "+r"(d[29]),
+                       "+r"(d[30]), "+r"(d[31]), "+r"(d[32]), "+r"(d[33]), "+r"(d[34]), "+r"(d[35]),
+                       "+r"(d[36]), "+r"(d[37]), "+r"(d[38]), "+r"(d[39]), "+r"(d[40]), "+r"(d[41]),
+                       "+r"(d[42]), "+r"(d[43]), "+r"(d[44]), "+r"(d[45]), "+r"(d[46]), "+r"(d[47])
+                     : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc_b), "r"(scale_d));
     }
 };
 
@@ -1062,6 +1385,40 @@ struct SM90_64x128x32_S32U8U8_SS {
                        "+r"(d[54]), "+r"(d[55]), "+r"(d[56]), "+r"(d[57]), "+r"(d[58]), "+r"(d[59]),
                        "+r"(d[60]), "+r"(d[61]), "+r"(d[62]), "+r"(d[63])
                      : "l"(desc_a), "l"(desc_b), "r"(scale_d));
+    }
+};
+
+// D (64 x 128) = A (64 x 32) * B (32 x 128) + (scale_d ? D : 0), A in registers (each warp's 16
+// rows as mma.sync m16n8k32's A fragment: rows g and g + 8, k 4t..4t+3 and 16+4t..16+4t+3), B
+// K-major in shared memory (a descriptor). The registers must not change until the wgmma is done.
+struct SM90_64x128x32_S32U8U8_RS {
+    static constexpr int N = 128;
+    static constexpr int K = 32;
+    static __device__ __forceinline__ void fma(int32_t (&d)[64], const uint32_t (&a)[4], uint64_t desc_b,
+                                               uint32_t scale_d) {
+        asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %69, 0;\n"
+                     "wgmma.mma_async.sync.aligned.m64n128k32.s32.u8.u8 "
+                     "{"
+                     "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, "
+                     "%17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "
+                     "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, "
+                     "%47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, "
+                     "%62, %63"
+                     "}, "
+                     "{%64, %65, %66, %67}, %68, p;\n}\n"
+                     :
+                       "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3]), "+r"(d[4]), "+r"(d[5]),
+                       "+r"(d[6]), "+r"(d[7]), "+r"(d[8]), "+r"(d[9]), "+r"(d[10]), "+r"(d[11]),
+                       "+r"(d[12]), "+r"(d[13]), "+r"(d[14]), "+r"(d[15]), "+r"(d[16]), "+r"(d[17]),
+                       "+r"(d[18]), "+r"(d[19]), "+r"(d[20]), "+r"(d[21]), "+r"(d[22]), "+r"(d[23]),
+                       "+r"(d[24]), "+r"(d[25]), "+r"(d[26]), "+r"(d[27]), "+r"(d[28]), "+r"(d[29]),
+                       "+r"(d[30]), "+r"(d[31]), "+r"(d[32]), "+r"(d[33]), "+r"(d[34]), "+r"(d[35]),
+                       "+r"(d[36]), "+r"(d[37]), "+r"(d[38]), "+r"(d[39]), "+r"(d[40]), "+r"(d[41]),
+                       "+r"(d[42]), "+r"(d[43]), "+r"(d[44]), "+r"(d[45]), "+r"(d[46]), "+r"(d[47]),
+                       "+r"(d[48]), "+r"(d[49]), "+r"(d[50]), "+r"(d[51]), "+r"(d[52]), "+r"(d[53]),
+                       "+r"(d[54]), "+r"(d[55]), "+r"(d[56]), "+r"(d[57]), "+r"(d[58]), "+r"(d[59]),
+                       "+r"(d[60]), "+r"(d[61]), "+r"(d[62]), "+r"(d[63])
+                     : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc_b), "r"(scale_d));
     }
 };
 
@@ -1102,6 +1459,47 @@ struct SM90_64x192x32_S32U8U8_SS {
                        "+r"(d[84]), "+r"(d[85]), "+r"(d[86]), "+r"(d[87]), "+r"(d[88]), "+r"(d[89]),
                        "+r"(d[90]), "+r"(d[91]), "+r"(d[92]), "+r"(d[93]), "+r"(d[94]), "+r"(d[95])
                      : "l"(desc_a), "l"(desc_b), "r"(scale_d));
+    }
+};
+
+// D (64 x 192) = A (64 x 32) * B (32 x 192) + (scale_d ? D : 0), A in registers (each warp's 16
+// rows as mma.sync m16n8k32's A fragment: rows g and g + 8, k 4t..4t+3 and 16+4t..16+4t+3), B
+// K-major in shared memory (a descriptor). The registers must not change until the wgmma is done.
+struct SM90_64x192x32_S32U8U8_RS {
+    static constexpr int N = 192;
+    static constexpr int K = 32;
+    static __device__ __forceinline__ void fma(int32_t (&d)[96], const uint32_t (&a)[4], uint64_t desc_b,
+                                               uint32_t scale_d) {
+        asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %101, 0;\n"
+                     "wgmma.mma_async.sync.aligned.m64n192k32.s32.u8.u8 "
+                     "{"
+                     "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, "
+                     "%17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "
+                     "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, "
+                     "%47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, "
+                     "%62, %63, %64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, "
+                     "%77, %78, %79, %80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, "
+                     "%92, %93, %94, %95"
+                     "}, "
+                     "{%96, %97, %98, %99}, %100, p;\n}\n"
+                     :
+                       "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3]), "+r"(d[4]), "+r"(d[5]),
+                       "+r"(d[6]), "+r"(d[7]), "+r"(d[8]), "+r"(d[9]), "+r"(d[10]), "+r"(d[11]),
+                       "+r"(d[12]), "+r"(d[13]), "+r"(d[14]), "+r"(d[15]), "+r"(d[16]), "+r"(d[17]),
+                       "+r"(d[18]), "+r"(d[19]), "+r"(d[20]), "+r"(d[21]), "+r"(d[22]), "+r"(d[23]),
+                       "+r"(d[24]), "+r"(d[25]), "+r"(d[26]), "+r"(d[27]), "+r"(d[28]), "+r"(d[29]),
+                       "+r"(d[30]), "+r"(d[31]), "+r"(d[32]), "+r"(d[33]), "+r"(d[34]), "+r"(d[35]),
+                       "+r"(d[36]), "+r"(d[37]), "+r"(d[38]), "+r"(d[39]), "+r"(d[40]), "+r"(d[41]),
+                       "+r"(d[42]), "+r"(d[43]), "+r"(d[44]), "+r"(d[45]), "+r"(d[46]), "+r"(d[47]),
+                       "+r"(d[48]), "+r"(d[49]), "+r"(d[50]), "+r"(d[51]), "+r"(d[52]), "+r"(d[53]),
+                       "+r"(d[54]), "+r"(d[55]), "+r"(d[56]), "+r"(d[57]), "+r"(d[58]), "+r"(d[59]),
+                       "+r"(d[60]), "+r"(d[61]), "+r"(d[62]), "+r"(d[63]), "+r"(d[64]), "+r"(d[65]),
+                       "+r"(d[66]), "+r"(d[67]), "+r"(d[68]), "+r"(d[69]), "+r"(d[70]), "+r"(d[71]),
+                       "+r"(d[72]), "+r"(d[73]), "+r"(d[74]), "+r"(d[75]), "+r"(d[76]), "+r"(d[77]),
+                       "+r"(d[78]), "+r"(d[79]), "+r"(d[80]), "+r"(d[81]), "+r"(d[82]), "+r"(d[83]),
+                       "+r"(d[84]), "+r"(d[85]), "+r"(d[86]), "+r"(d[87]), "+r"(d[88]), "+r"(d[89]),
+                       "+r"(d[90]), "+r"(d[91]), "+r"(d[92]), "+r"(d[93]), "+r"(d[94]), "+r"(d[95])
+                     : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc_b), "r"(scale_d));
     }
 };
 
@@ -1151,6 +1549,56 @@ struct SM90_64x256x32_S32U8U8_SS {
                        "+r"(d[121]), "+r"(d[122]), "+r"(d[123]), "+r"(d[124]), "+r"(d[125]),
                        "+r"(d[126]), "+r"(d[127])
                      : "l"(desc_a), "l"(desc_b), "r"(scale_d));
+    }
+};
+
+// D (64 x 256) = A (64 x 32) * B (32 x 256) + (scale_d ? D : 0), A in registers (each warp's 16
+// rows as mma.sync m16n8k32's A fragment: rows g and g + 8, k 4t..4t+3 and 16+4t..16+4t+3), B
+// K-major in shared memory (a descriptor). The registers must not change until the wgmma is done.
+struct SM90_64x256x32_S32U8U8_RS {
+    static constexpr int N = 256;
+    static constexpr int K = 32;
+    static __device__ __forceinline__ void fma(int32_t (&d)[128], const uint32_t (&a)[4], uint64_t desc_b,
+                                               uint32_t scale_d) {
+        asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %133, 0;\n"
+                     "wgmma.mma_async.sync.aligned.m64n256k32.s32.u8.u8 "
+                     "{"
+                     "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, "
+                     "%17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "
+                     "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, "
+                     "%47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, "
+                     "%62, %63, %64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, "
+                     "%77, %78, %79, %80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, "
+                     "%92, %93, %94, %95, %96, %97, %98, %99, %100, %101, %102, %103, %104, %105, "
+                     "%106, %107, %108, %109, %110, %111, %112, %113, %114, %115, %116, %117, %118, "
+                     "%119, %120, %121, %122, %123, %124, %125, %126, %127"
+                     "}, "
+                     "{%128, %129, %130, %131}, %132, p;\n}\n"
+                     :
+                       "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3]), "+r"(d[4]), "+r"(d[5]),
+                       "+r"(d[6]), "+r"(d[7]), "+r"(d[8]), "+r"(d[9]), "+r"(d[10]), "+r"(d[11]),
+                       "+r"(d[12]), "+r"(d[13]), "+r"(d[14]), "+r"(d[15]), "+r"(d[16]), "+r"(d[17]),
+                       "+r"(d[18]), "+r"(d[19]), "+r"(d[20]), "+r"(d[21]), "+r"(d[22]), "+r"(d[23]),
+                       "+r"(d[24]), "+r"(d[25]), "+r"(d[26]), "+r"(d[27]), "+r"(d[28]), "+r"(d[29]),
+                       "+r"(d[30]), "+r"(d[31]), "+r"(d[32]), "+r"(d[33]), "+r"(d[34]), "+r"(d[35]),
+                       "+r"(d[36]), "+r"(d[37]), "+r"(d[38]), "+r"(d[39]), "+r"(d[40]), "+r"(d[41]),
+                       "+r"(d[42]), "+r"(d[43]), "+r"(d[44]), "+r"(d[45]), "+r"(d[46]), "+r"(d[47]),
+                       "+r"(d[48]), "+r"(d[49]), "+r"(d[50]), "+r"(d[51]), "+r"(d[52]), "+r"(d[53]),
+                       "+r"(d[54]), "+r"(d[55]), "+r"(d[56]), "+r"(d[57]), "+r"(d[58]), "+r"(d[59]),
+                       "+r"(d[60]), "+r"(d[61]), "+r"(d[62]), "+r"(d[63]), "+r"(d[64]), "+r"(d[65]),
+                       "+r"(d[66]), "+r"(d[67]), "+r"(d[68]), "+r"(d[69]), "+r"(d[70]), "+r"(d[71]),
+                       "+r"(d[72]), "+r"(d[73]), "+r"(d[74]), "+r"(d[75]), "+r"(d[76]), "+r"(d[77]),
+                       "+r"(d[78]), "+r"(d[79]), "+r"(d[80]), "+r"(d[81]), "+r"(d[82]), "+r"(d[83]),
+                       "+r"(d[84]), "+r"(d[85]), "+r"(d[86]), "+r"(d[87]), "+r"(d[88]), "+r"(d[89]),
+                       "+r"(d[90]), "+r"(d[91]), "+r"(d[92]), "+r"(d[93]), "+r"(d[94]), "+r"(d[95]),
+                       "+r"(d[96]), "+r"(d[97]), "+r"(d[98]), "+r"(d[99]), "+r"(d[100]),
+                       "+r"(d[101]), "+r"(d[102]), "+r"(d[103]), "+r"(d[104]), "+r"(d[105]),
+                       "+r"(d[106]), "+r"(d[107]), "+r"(d[108]), "+r"(d[109]), "+r"(d[110]),
+                       "+r"(d[111]), "+r"(d[112]), "+r"(d[113]), "+r"(d[114]), "+r"(d[115]),
+                       "+r"(d[116]), "+r"(d[117]), "+r"(d[118]), "+r"(d[119]), "+r"(d[120]),
+                       "+r"(d[121]), "+r"(d[122]), "+r"(d[123]), "+r"(d[124]), "+r"(d[125]),
+                       "+r"(d[126]), "+r"(d[127])
+                     : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc_b), "r"(scale_d));
     }
 };
 
@@ -1259,6 +1707,40 @@ struct Gmma<uint8_t, 256, TRANS_A, TRANS_B> : SM90_64x256x32_S32U8U8_SS {
     static_assert(TRANS_A == 0 && TRANS_B == 0, "8-bit wgmma reads K-major operands only");
     using Acc = int32_t;
 };
+// GmmaRegisterA<T, N>: the register-A m64nNk32 atom for 8-bit inputs of type T (int8_t or uint8_t).
+template <typename T, int N>
+struct GmmaRegisterA {
+    static_assert(sizeof(T) == 0, "no register-A wgmma wrapper for this element type and N: T is int8_t or "
+                                  "uint8_t and N one of the shapes scripts/gen_wgmma_wrappers.py writes");
+};
+template <>
+struct GmmaRegisterA<int8_t, 16> : SM90_64x16x32_S32S8S8_RS { using Acc = int32_t; };
+template <>
+struct GmmaRegisterA<int8_t, 32> : SM90_64x32x32_S32S8S8_RS { using Acc = int32_t; };
+template <>
+struct GmmaRegisterA<int8_t, 64> : SM90_64x64x32_S32S8S8_RS { using Acc = int32_t; };
+template <>
+struct GmmaRegisterA<int8_t, 96> : SM90_64x96x32_S32S8S8_RS { using Acc = int32_t; };
+template <>
+struct GmmaRegisterA<int8_t, 128> : SM90_64x128x32_S32S8S8_RS { using Acc = int32_t; };
+template <>
+struct GmmaRegisterA<int8_t, 192> : SM90_64x192x32_S32S8S8_RS { using Acc = int32_t; };
+template <>
+struct GmmaRegisterA<int8_t, 256> : SM90_64x256x32_S32S8S8_RS { using Acc = int32_t; };
+template <>
+struct GmmaRegisterA<uint8_t, 16> : SM90_64x16x32_S32U8U8_RS { using Acc = int32_t; };
+template <>
+struct GmmaRegisterA<uint8_t, 32> : SM90_64x32x32_S32U8U8_RS { using Acc = int32_t; };
+template <>
+struct GmmaRegisterA<uint8_t, 64> : SM90_64x64x32_S32U8U8_RS { using Acc = int32_t; };
+template <>
+struct GmmaRegisterA<uint8_t, 96> : SM90_64x96x32_S32U8U8_RS { using Acc = int32_t; };
+template <>
+struct GmmaRegisterA<uint8_t, 128> : SM90_64x128x32_S32U8U8_RS { using Acc = int32_t; };
+template <>
+struct GmmaRegisterA<uint8_t, 192> : SM90_64x192x32_S32U8U8_RS { using Acc = int32_t; };
+template <>
+struct GmmaRegisterA<uint8_t, 256> : SM90_64x256x32_S32U8U8_RS { using Acc = int32_t; };
 // ---- END GENERATED ----
 
 }  // namespace wg

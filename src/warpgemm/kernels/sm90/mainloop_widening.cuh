@@ -54,9 +54,11 @@ struct PackedOperands {
     using OperandB = PackedTile<BN>;
 };
 
-// T is s4x2_t or u4x2_t (the packed input); BK is the k-tile in values (128: one 64-byte box a row).
+// What the widening main loops share (this one, and sm90/mainloop_register_a_widening.cuh): the
+// types, the ring of packed stages and the producer. T is s4x2_t or u4x2_t (the packed input);
+// BK is the k-tile in values (128: one 64-byte box a row).
 template <typename T, int BM, int BN, int BK, int STAGES>
-struct WideningMainloop {
+struct PackedPipeline {
     static constexpr bool SIGNED = same_type<T, s4x2_t>::value;
     using Wide = typename pick<SIGNED, int8_t, uint8_t>::type;  // s4 -> s8, u4 -> u8
     using Mma = WarpgroupMma<Wide, 64, BN, BK, true, false>;    // one consumer: 64 rows, K-major targets
@@ -74,8 +76,6 @@ struct WideningMainloop {
     static constexpr int PRODUCER_REGS = 40;
     static constexpr int CONSUMER_REGS = 232;
     static constexpr int TARGETS_AT = STAGES * Smem::STAGE_BYTES + 1024;  // after the ring's barriers
-    static constexpr int SLOT_BYTES = CONSUMERS * TargetA::BYTES + TargetB::BYTES;
-    static constexpr int SMEM_BYTES = TARGETS_AT + 2 * SLOT_BYTES;
     static constexpr int BARRIER = 9;  // both consumers (the split reduction uses 3, 4; the TMA store 1, 2;
                                        // the transposing copy 5, 6; the scaled epilogue 7, 8)
     static_assert(same_type<T, s4x2_t>::value || same_type<T, u4x2_t>::value,
@@ -86,15 +86,6 @@ struct WideningMainloop {
                              "in shared memory at BN = 256)");
     static_assert(BN % 64 == 0, "each consumer widens BN / 2 rows of B, 32 rows a pass: BN a multiple of 64");
     static_assert(Ring<STAGES>::BARRIER_BYTES <= 1024, "the ring's barriers must fit below the target tiles");
-    static_assert(SMEM_BYTES <= 227 * 1024, "the packed stages plus two slots of 8-bit target tiles exceed "
-                                            "227 KB of shared memory: lower STAGES or BN");
-
-    static __device__ __forceinline__ uint32_t target_a(int slot, int consumer) {
-        return Smem::base() + TARGETS_AT + slot * SLOT_BYTES + consumer * TargetA::BYTES;
-    }
-    static __device__ __forceinline__ uint32_t target_b(int slot) {
-        return Smem::base() + TARGETS_AT + slot * SLOT_BYTES + CONSUMERS * TargetA::BYTES;
-    }
 
     // Thread 0, before the roles split; then the caller synchronises the block.
     static __device__ __forceinline__ void init(const TmaDescriptor* tma_a, const TmaDescriptor* tma_b) {
@@ -109,6 +100,31 @@ struct WideningMainloop {
                                                    const TmaDescriptor* tma_b, int m0, int n0, int k_begin,
                                                    int k_end) {
         for (int kt = k_begin; kt < k_end; ++kt) Smem::load(load, tma_a, tma_b, m0, n0, kt * BK);
+    }
+};
+
+template <typename T, int BM, int BN, int BK, int STAGES>
+struct WideningMainloop : PackedPipeline<T, BM, BN, BK, STAGES> {
+    using Base = PackedPipeline<T, BM, BN, BK, STAGES>;
+    using typename Base::Acc;
+    using typename Base::Copy;
+    using typename Base::Mma;
+    using typename Base::Smem;
+    using typename Base::TargetA;
+    using typename Base::TargetB;
+    static constexpr int CONSUMERS = Base::CONSUMERS;
+    static constexpr int TARGETS_AT = Base::TARGETS_AT;
+    static constexpr int BARRIER = Base::BARRIER;
+    static constexpr int SLOT_BYTES = CONSUMERS * TargetA::BYTES + TargetB::BYTES;
+    static constexpr int SMEM_BYTES = TARGETS_AT + 2 * SLOT_BYTES;
+    static_assert(SMEM_BYTES <= 227 * 1024, "the packed stages plus two slots of 8-bit target tiles exceed "
+                                            "227 KB of shared memory: lower STAGES or BN");
+
+    static __device__ __forceinline__ uint32_t target_a(int slot, int consumer) {
+        return Smem::base() + TARGETS_AT + slot * SLOT_BYTES + consumer * TargetA::BYTES;
+    }
+    static __device__ __forceinline__ uint32_t target_b(int slot) {
+        return Smem::base() + TARGETS_AT + slot * SLOT_BYTES + CONSUMERS * TargetA::BYTES;
     }
 
     // Consumer warpgroup `consumer`: its 64 rows of the tile, summed over `k_tiles` k-tiles (at

@@ -1,0 +1,48 @@
+// int4/06_widen_a_to_registers.cu -- rung 05 with A widened straight into registers: the
+// register-A form of the s8 (u8) wgmma takes A's fragment from registers, so only B is widened
+// into an 8-bit tile in shared memory.
+//
+// Rung 05 looked bound by shared memory: per k-tile of a 128 x 256 tile, the packed tiles' TMA
+// writes, the widening's reads and writes and the wgmma's reads come to 176 KB, against int8's
+// 128 KB. Here each consumer thread reads its A rows' packed words (4-byte loads from a tile TMA
+// lands under the 64-byte swizzle, so that they are free of bank conflicts) and widens them into
+// the wgmma's A fragment in the order B's widening puts B's values in
+// (sm90/mainloop_register_a_widening.cuh): the A target tiles and their traffic go. The rest is
+// rung 05's: the producer warp and the ring of packed stages, B's widening copy, the persistent
+// schedule with the last wave's exact K split, the direct s32 store. The accumulators and A's two
+// register sets limit the tile to 128 x 192.
+//
+// Measured on an H100 at 8192^3 against the int8 kernel: u4 0.84x (rung 05: 0.79x), s4 0.67x
+// (rung 05: 0.71x). With less shared-memory traffic, the widening's own work (s4's above all) is
+// what the tensor pipe waits for.
+//
+// Requires sm_90a; A (M, K) and W (N, K), B = W^T, both packed along K (warpgemm.int4.Packed),
+// 16-byte aligned rows a multiple of 16 bytes apart; an odd K's pad nibble cleared in one operand
+// (the host does it). Exact while the sums fit int32 (catalog/int4.py: S4_K_MAX, U4_K_MAX). Any
+// M, N, K.
+#include "arch/sm90.cuh"
+#include "sm90/epilogue_direct.cuh"
+#include "sm90/mainloop_register_a_widening.cuh"
+#include "sm90/split_k_reduction.cuh"
+#include "sm90/tile_scheduler.cuh"
+#include "sm90/warp_specialized_roles.cuh"
+
+// Launch as int4/05, with STAGES * (BM + BN) * BK / 2 + 1024 + 2 * BN * BK bytes of dynamic
+// shared memory (the packed ring, its barriers, two 8-bit B tiles). tma_a maps A's packed bytes
+// with (64, BM) boxes under the 64-byte swizzle, tma_b W's with (64, BN) boxes and no swizzle.
+template <bool A_ROW, bool B_ROW, typename T, typename TC, int BM, int BN, int BK, int STAGES, int GROUP>
+__global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
+int4_widen_a_to_registers(const __grid_constant__ wg::TmaDescriptor tma_a, const __grid_constant__ wg::TmaDescriptor tma_b,
+                          TC* __restrict__ C, int M, int N, int K, int ldc, float* __restrict__ workspace,
+                          int* __restrict__ counters, int splits) {
+    using namespace wg;
+    static_assert(same_type<TC, int32_t>::value, "4-bit inputs give int32 sums");
+    static_assert(A_ROW && !B_ROW, "A (M, K) and W (N, K) packed along K: A row-major, B = W^T column-major");
+    using Mainloop = sm90::RegisterAWideningMainloop<T, BM, BN, BK, STAGES>;
+    if (threadIdx.x == 0) Mainloop::init(&tma_a, &tma_b);
+    __syncthreads();
+
+    sm90::persistent_split_k<Mainloop, GROUP>(&tma_a, &tma_b, M, N, K,
+                                              sm90::DirectEpilogue<TC, int32_t>{C, ldc, M, N, nullptr}, workspace,
+                                              counters, splits);
+}
