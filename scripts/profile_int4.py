@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""Run the int4 kernel that widens on chip (int4/05) and the int8 kernel (igemm/02) a few times on
-one square shape, for ncu:
+"""Run the int4 kernels that widen on chip (int4/05, int4/06) and the int8 kernel (igemm/02) a few
+times on one square shape, for ncu:
 
     ncu --clock-control none --section SpeedOfLight --section ComputeWorkloadAnalysis \\
-        --section MemoryWorkloadAnalysis --section WarpStateStats -k regex:"widen|igemm_wgmma" -s 2 -c 2 \\
+        --section MemoryWorkloadAnalysis --section WarpStateStats -k regex:"widen|igemm_wgmma" -s 3 -c 3 \\
         python scripts/profile_int4.py 8192 [--unsigned]
 """
 
@@ -29,6 +29,7 @@ def main() -> None:
     a, b = int4.Packed.from_values(x, signed=signed), int4.Packed.from_values(w, signed=signed).t()
     for _ in range(2):
         warpgemm.matmul(a, b, kernel="int4/05_widen_to_s8_wgmma")
+        warpgemm.matmul(a, b, kernel="int4/06_widen_a_to_registers")
         warpgemm.matmul(x, w.t(), kernel="igemm/02_wgmma_s8")
     torch.cuda.synchronize()
 

@@ -35,7 +35,7 @@ GEMV_MAX_M = 16
 GEMV_MAX_N = 12287
 """Up to GEMV_MAX_M rows of ``a`` and GEMV_MAX_N columns of ``b``, the split-K kernel (on sm_90;
 before sm_90, for every M up to 64, the only one there is). Measured on an H100
-(scripts/scaled_bench.py --compare, docs/results/scaled_decode_h100.json): at 4096 x 4096 it takes
+(scripts/scaled_bench.py --compare, docs/results/scaled_h100.json): at 4096 x 4096 it takes
 7.8-8.6 us for 1-16 rows against the swap-AB kernel's 10.1-10.2 us; at 14336 x 4096 the two are
 even at one row (22.6 and 22.9 us) and the swap-AB kernel is ahead from 4 rows on (23.2 against
 23.4 us, 23.5 against 26.5 us at 16)."""
