@@ -19,7 +19,7 @@ import torch
 
 import warpgemm
 from warpgemm import catalog, dispatch, int4
-from warpgemm.catalog.int4 import CLEARS_PAD_ON_HOST, S4_K_MAX, U4_K_MAX
+from warpgemm.catalog.int4 import CLEARS_PAD_ON_HOST, S4_HIGH_K_MAX, S4_K_MAX, U4_K_MAX, exact_k_limit
 from warpgemm.errors import NoDeviceError
 from warpgemm.layout import mma_atom
 from warpgemm.layout.fragments import unpack_fragments
@@ -126,19 +126,33 @@ def test_the_int4_family_has_one_rung_per_4bit_mma_form_then_the_hopper_widening
         assert widen.persistent and widen.host_params == ("SPLITS",) and widen.name in CLEARS_PAD_ON_HOST
 
 
+def test_the_register_a_rung_refuses_an_s4_k_past_its_bound_by_name():
+    from warpgemm import int4_matmul
+
+    spec, _ = int4_matmul.spec_for(REGISTER_A, 90, "int4", 1, 1, S4_HIGH_K_MAX, {})
+    assert spec.name == REGISTER_A and S4_HIGH_K_MAX == 131071 and 64 * 256 * S4_HIGH_K_MAX <= 2**31 - 1
+    with pytest.raises(ValueError, match="exact only up to K = 131071; got K = 131072"):
+        int4_matmul.spec_for(REGISTER_A, 90, "int4", 1, 1, S4_HIGH_K_MAX + 1, {})
+    assert int4_matmul.spec_for(REGISTER_A, 90, "uint4", 1, 1, 10**6, {})[0].name == REGISTER_A
+    assert int4_matmul.spec_for("auto", 90, "int4", 1, 1, 10**6, {})[0].name == WIDEN  # past the bound
+
+
 def test_the_k_bounds_are_the_longest_sums_that_fit_int32():
     assert S4_K_MAX == 33554431 and 64 * S4_K_MAX <= 2**31 - 1 < 64 * (S4_K_MAX + 1)
     assert U4_K_MAX == 9544371 and 225 * U4_K_MAX <= 2**31 - 1 < 225 * (U4_K_MAX + 1)
 
 
 @pytest.mark.parametrize("dtype", ["int4", "uint4"])
-def test_auto_runs_m16n8k64_from_sm80_the_widening_rung_on_hopper_and_m8n8k32_on_turing(dtype):
+def test_auto_runs_m16n8k64_from_sm80_the_register_a_rung_on_hopper_and_m8n8k32_on_turing(dtype):
     linear = ("row", "col")
     for cap in (80, 86, 89, 100):
         assert dispatch.choose(cap, dtype, 4096, 4096, 4096, layouts=linear).kernel == "int4/04_mma_m16n8k64"
-    for m, n, k in ((1, 1, 1), (4096, 4096, 4096), (8192, 8192, 8192), (7, 28672, 8191)):
+    for m, n, k in ((1, 1, 1), (4096, 4096, 4096), (8192, 8192, 8192), (7, 28672, 8191), (5, 5, S4_HIGH_K_MAX)):
         for device in ("", "NVIDIA H100 80GB HBM3", "NVIDIA H200"):
-            assert dispatch.choose(90, dtype, m, n, k, layouts=linear, device=device).kernel == WIDEN
+            assert dispatch.choose(90, dtype, m, n, k, layouts=linear, device=device).kernel == REGISTER_A
+    # Past rung 06's s4 bound, s4 goes to rung 05 (exact to S4_K_MAX); u4 has no such bound there.
+    longer = dispatch.choose(90, dtype, 1, 1, S4_HIGH_K_MAX + 1, layouts=linear).kernel
+    assert longer == (WIDEN if dtype == "int4" else REGISTER_A)
     assert dispatch.choose(75, dtype, 1, 1, 1, layouts=linear).kernel == "int4/02_mma_m8n8k32"
 
 
@@ -372,34 +386,58 @@ def test_a_and_b_widened_alike_give_the_dot_products_of_the_values(signed):
 
 
 def _register_a_bytes(packed_row: bytes, signed: bool, s: int, t: int) -> tuple[list[int], list[int]]:
-    """The values rung 06's lane (g, t) widens for one row into A's registers of k step s: a0 (or
-    a1), positions 4t..4t+3, and a2 (or a3), positions 16+4t..16+4t+3 (its widen_a)."""
+    """The bytes rung 06's lane (g, t) widens for one row into A's registers of k step s, as s8 or
+    u8 values: a0 (or a1), positions 4t..4t+3, and a2 (or a3), positions 16+4t..16+4t+3 (its
+    widen_a). s4 takes the high-nibble form: each byte is 16 times the value."""
     chunk = packed_row[16 * s:16 * s + 16]
     out = []
     for word in (t >> 1, 2 + (t >> 1)):
-        bits = int.from_bytes(chunk[4 * word:4 * word + 4], "little") >> (4 * (t & 1))
-        nibbles = [(bits >> (8 * b)) & 0xF for b in range(4)]
-        out.append([x - 16 if signed and x >= 8 else x for x in nibbles])
+        w = int.from_bytes(chunk[4 * word:4 * word + 4], "little")
+        if signed:  # (w << (4 - shift)) & 0xF0F0F0F0, bytes read as s8
+            bits = (w << (4 - 4 * (t & 1))) & 0xF0F0F0F0
+            raw = [(bits >> (8 * b)) & 0xFF for b in range(4)]
+            out.append([x - 256 if x >= 128 else x for x in raw])
+        else:
+            bits = w >> (4 * (t & 1))
+            out.append([(bits >> (8 * b)) & 0xF for b in range(4)])
     return out[0], out[1]
+
+
+def _high_nibble_tile(packed: bytes, rows: int) -> bytearray:
+    """Rung 06's B target for s4: int4/05's copy with each byte the nibble at the top (16 v)."""
+    out = bytearray(rows * 128)
+    for p in range(rows // 32):
+        for tid in range(128):
+            src = _load_address(p, tid)
+            words = [int.from_bytes(packed[src + 4 * j:src + 4 * j + 4], "little") for j in range(4)]
+            wide = [x for w in words for x in ((w << 4) & 0xF0F0F0F0, w & 0xF0F0F0F0)]
+            for s, dst in enumerate(_store_addresses(p, tid)):
+                out[dst:dst + 16] = b"".join(x.to_bytes(4, "little") for x in wide[4 * s:4 * s + 4])
+    return out
 
 
 @pytest.mark.parametrize("signed", [True, False])
 def test_a_widened_into_registers_matches_b_widened_into_its_tile_position_by_position(signed):
     """Rung 06: the value each lane puts at each position of the register-A fragment is the value
-    B's widening copy puts at that position of its 8-bit row, so that the wgmma's sum over
-    positions is the sum over k."""
+    B's widening copy puts at that position of its 8-bit row (for s4 both as 16 times the value),
+    so that the wgmma's sum over positions is the sum over k (times 256 for s4)."""
     rows = 32  # one pass of the copy
     x = _values(rows, 128, signed)
     packed = bytes(int4.pack(x, signed=signed).flatten().tolist())
-    wide = _widen_tile(packed, rows, signed)
+    wide = _high_nibble_tile(packed, rows) if signed else _widen_tile(packed, rows, signed)
+    rung05 = _widen_tile(packed, rows, signed)
+
+    def row(tile: bytearray, r: int) -> list[int]:
+        return [v - 256 if signed and v >= 128 else v for v in (_unswizzled(tile, r, pos) for pos in range(128))]
+
     for r in range(rows):
-        target = [_unswizzled(wide, r, pos) for pos in range(128)]
-        target = [v - 256 if signed and v >= 128 else v for v in target]
+        target = row(wide, r)
+        assert target == [(16 if signed else 1) * v for v in row(rung05, r)]  # rung 05's values, scaled
         for s in range(4):
             for t in range(4):
-                low, high = _register_a_bytes(packed[64 * r:64 * r + 64], signed, s, t)
-                assert low == target[32 * s + 4 * t:32 * s + 4 * t + 4]
-                assert high == target[32 * s + 16 + 4 * t:32 * s + 20 + 4 * t]
+                first, second = _register_a_bytes(packed[64 * r:64 * r + 64], signed, s, t)
+                assert first == target[32 * s + 4 * t:32 * s + 4 * t + 4]
+                assert second == target[32 * s + 16 + 4 * t:32 * s + 20 + 4 * t]
 
 
 def test_the_register_a_loads_are_free_of_bank_conflicts_under_the_64_byte_swizzle():
@@ -592,6 +630,14 @@ def test_sums_are_exact_up_to_the_k_bound_and_wrap_past_it(kernel, signed):
     if not _runs(kernel):
         pytest.skip(f"{kernel} needs {catalog.get(kernel).needs()}")
     k_max, top = (S4_K_MAX, 64) if signed else (U4_K_MAX, 225)
+    limit = exact_k_limit(kernel, signed)
+    if limit is not None:  # rung 06 with s4: exact to its own bound, longer K refused
+        a, b = _full_range_k(signed, limit)
+        assert warpgemm.matmul(a, b, kernel=kernel).item() == top * limit
+        a, b = _full_range_k(signed, limit + 1)
+        with pytest.raises(ValueError, match=f"exact only up to K = {limit}"):
+            warpgemm.matmul(a, b, kernel=kernel)
+        return
     a, b = _full_range_k(signed, k_max)
     assert warpgemm.matmul(a, b, kernel=kernel).item() == top * k_max  # <= 2**31 - 1
     a, b = _full_range_k(signed, k_max + 1)
@@ -636,9 +682,9 @@ def test_the_register_a_rung_is_exact_with_each_tile_and_split(params, shape, si
 
 
 @pytest.mark.gpu
-def test_auto_on_hopper_runs_the_widening_rung():
+def test_auto_on_hopper_runs_the_register_a_rung():
     if _capability() != 90:
-        pytest.skip("the widening rung is kernel='auto' on compute capability 9.0 only")
-    assert dispatch.choose(90, "int4", 4096, 4096, 4096, layouts=("row", "col")).kernel == WIDEN
+        pytest.skip("the widening rungs are kernel='auto' on compute capability 9.0 only")
+    assert dispatch.choose(90, "int4", 4096, 4096, 4096, layouts=("row", "col")).kernel == REGISTER_A
     x, w, a, b = _operands(333, 4444, 1234, True, "cuda")
     assert torch.equal(warpgemm.matmul(a, b.t()).cpu(), _exact(x, w))

@@ -171,10 +171,16 @@ RULES: tuple[Rule, ...] = (
          note="the s8 mma.sync kernel, any layout (docs/igemm.md); not measured on these GPUs yet"),
     # 4-bit integers (warpgemm.int4.Packed, "int4" = s4, "uint4" = u4), A (M, K) and W (N, K) packed
     # along K. On Hopper every 4-bit mma.sync is emulated: the packed tiles are widened to 8-bit on
-    # chip for the s8 / u8 wgmma instead.
-    *(Rule("int4/05_widen_to_s8_wgmma", dt, capability=(90, 90), layouts=_LINEAR,
-           note="packed tiles widened on chip for the 8-bit wgmma (docs/igemm.md); not yet measured")
-      for dt in ("int4", "uint4")),
+    # chip for the s8 / u8 wgmma instead: rung 06 (A widened into registers) where it is exact, which
+    # is every K for u4 and K <= 131071 for s4 (its values widened to 16 times themselves); rung 05
+    # past that. H100, scripts/int4_bench.py (docs/results/int4_widen_h100.json): rung 06 0.81x /
+    # 0.85x the int8 kernel at 4096^3 / 8192^3 for s4 and u4, rung 05 0.72x-0.81x.
+    Rule("int4/06_widen_a_to_registers", "int4", capability=(90, 90), layouts=_LINEAR, k=(0, 131071),
+         note="measured on an H100 by scripts/int4_bench.py"),
+    Rule("int4/06_widen_a_to_registers", "uint4", capability=(90, 90), layouts=_LINEAR,
+         note="measured on an H100 by scripts/int4_bench.py"),
+    Rule("int4/05_widen_to_s8_wgmma", "int4", capability=(90, 90), layouts=_LINEAR,
+         note="s4 past rung 06's K bound: packed tiles widened in shared memory (docs/igemm.md)"),
     *(Rule("int4/04_mma_m16n8k64", dt, capability=(80, INF), layouts=_LINEAR,
            note="the largest 4-bit mma.sync form (docs/igemm.md); not yet measured")
       for dt in ("int4", "uint4")),

@@ -24,7 +24,7 @@ import torch
 
 from . import catalog, dispatch
 from .api import run_instance
-from .catalog.int4 import CALLED_BY, CLEARS_PAD_ON_HOST
+from .catalog.int4 import CALLED_BY, CLEARS_PAD_ON_HOST, exact_k_limit
 from .errors import NoDeviceError
 from .int4 import Packed
 from .operands import Operand
@@ -87,6 +87,11 @@ def spec_for(kernel: str, capability: int, in_name: str, m: int, n: int, k: int,
     if not spec.runs_on(capability):
         raise ValueError(f"{WHO}: {spec.name} needs {spec.needs()}; this device is compute capability "
                          f"{capability // 10}.{capability % 10}")
+    limit = exact_k_limit(spec.name, in_name == "int4")
+    if limit is not None and k > limit:
+        raise ValueError(f"{WHO}: {spec.name} multiplies s4 values as 16 times themselves, so its int32 sums "
+                         f"are exact only up to K = {limit}; got K = {k} (kernel='auto' or "
+                         f"int4/05_widen_to_s8_wgmma serve it)")
     return spec, chosen
 
 

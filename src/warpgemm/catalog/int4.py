@@ -37,6 +37,10 @@ S4_K_MAX = (2**31 - 1) // 64
 U4_K_MAX = (2**31 - 1) // 225
 """The longest K whose sums fit int32 for any u4 operands: a * b <= 15 * 15 = 225."""
 
+S4_HIGH_K_MAX = (2**31 - 1) // (64 * 256)
+"""Rung 06 with s4: values widened to 16 times themselves, products 256 times the values', so its
+int32 sums stay exact only up to this K (131071, int8's bound) for full-range operands."""
+
 _K_BOUND = (f"exact while sums fit int32: any K <= {S4_K_MAX} for full-range s4 operands (|a * b| <= 64), "
             f"K <= {U4_K_MAX} for u4 (a * b <= 225); longer sums wrap")
 _PACKED = ("A (M, K) row-major and B = W^T with W (N, K), each packed along K two values a byte "
@@ -209,9 +213,16 @@ INT4: tuple[KernelSpec, ...] = (
        abi=_register_a_args, params={"BM": 128, "BN": 192, "BK": 128, "STAGES": 7, "GROUP": 8, "SPLITS": 0},
        smem_bytes=_smem_register_a, valid=_valid_register_a,
        tuning={"BN": (128, 192), "STAGES": (4, 6, 7), "GROUP": (8, 16), "SPLITS": (0, 1)},
-       constraints=(*_HOPPER_CONSTRAINTS, "the s8 (s4) or u8 (u4) wgmma, A from registers: no emulation"),
+       constraints=(*_HOPPER_CONSTRAINTS, "the s8 (s4) or u8 (u4) wgmma, A from registers: no emulation",
+                    f"s4: values widened to 16 times themselves, so K <= {S4_HIGH_K_MAX} (longer K is refused)"),
        **_HOPPER),
 )
+
+
+def exact_k_limit(kernel: str, signed: bool) -> int | None:
+    """The K past which ``kernel``'s sums are no longer the exact ones wrapped to int32, where that
+    is short of :func:`k_max` (rung 06 with s4); else None. ``warpgemm.matmul`` refuses longer K."""
+    return S4_HIGH_K_MAX if signed and kernel == f"int4/06_{_REGISTER_A}" else None
 
 
 def k_max(signed: bool) -> int:

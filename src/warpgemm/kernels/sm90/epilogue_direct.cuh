@@ -90,6 +90,23 @@ struct DirectEpilogue {
     __device__ __forceinline__ void finish(int) {}
 };
 
+// DirectEpilogue for s32 sums that are 2^SHIFT times the true ones (int4/06's s4, widened to 16
+// times the values): each sum shifted back exactly (an arithmetic shift; the sums are multiples
+// of 2^SHIFT) before the store. SHIFT = 0 is DirectEpilogue.
+template <int SHIFT>
+struct ShiftedS32Epilogue {
+    int32_t* C;
+    int ldc, M, N;
+
+    template <int ACC>
+    __device__ __forceinline__ void store(const int32_t (&d)[ACC], int consumer, const Work& w) {
+        store_fragment<int32_t, ACC>(C, ldc, M, N, w.m0 + 64 * consumer, w.n0,
+                                     [&](int i, int, int) { return d[i] >> SHIFT; });
+    }
+    __device__ __forceinline__ void prepare(int, const Work&) {}
+    __device__ __forceinline__ void finish(int) {}
+};
+
 // The scaled epilogue of igemm rung 03. The per-column values of a tile (BN scales and BN bias
 // values) are copied into shared memory with cp.async when the tile starts (prepare), so their
 // latency hides behind the main loop; the epilogue reads them from there. Read from global memory

@@ -43,10 +43,18 @@
 // 128 x 192 tile the shared-memory traffic is 20 KB of TMA writes, 8 KB of A reads, 12 + 24 KB
 // for B's widening and 48 KB of wgmma reads of B: 112 KB, against int4/05's 132 KB at BN = 192.
 //
-// Measured (H100, 8192^3, against the int8 kernel in the same rounds): u4 0.84x (int4/05 0.79x),
-// s4 0.67x (int4/05 0.71x). s4's widening costs four more operations a word than u4's, and it is
-// that work, not shared memory, that now sets the pace: the widening of a k-tile takes about as
-// long as its wgmma.
+// s4 in the high nibble. s4's sign extension costs seven operations a word (common/nibble_widen.cuh)
+// against u4's three, and with shared memory no longer the limit that work set the pace: s4 ran
+// at 0.67x the int8 kernel, u4 at 0.84x (H100, 8192^3). Here an s4 value is widened to 16 times
+// itself instead, the nibble moved to the top of its byte, whose sign bit it then is: three
+// operations a word for B (widen_nibbles_high), two for A's half-words. The products are 256 times
+// the values', the s32 sums too, and the epilogue shifts them back exactly (ShiftedS32Epilogue,
+// SUM_SHIFT = 8). The price is the bound: |16 a * 16 b| <= 16384, so the sums are exact only to
+// K = 131071 (int8's bound), and the host refuses longer K for s4 (kernel="auto" takes int4/05
+// there). u4 keeps the low-nibble form and its bound.
+//
+// Measured (H100, against the int8 kernel in the same rounds): 0.81x at 4096^3 and 0.85x at
+// 8192^3, for s4 and u4 alike (int4/05: 0.72x-0.81x).
 #pragma once
 
 #include "sm90/mainloop_widening.cuh"
@@ -58,8 +66,12 @@ template <typename T, int BM, int BN, int BK, int STAGES>
 struct RegisterAWideningMainloop : PackedPipeline<T, BM, BN, BK, STAGES> {
     using Base = PackedPipeline<T, BM, BN, BK, STAGES>;
     using typename Base::Acc;
-    using typename Base::Copy;
     using typename Base::Smem;
+    // s4: every value widened to 16 times itself (the nibble at the top of its byte), A and B alike,
+    // so the sums are 256 times the true ones: SUM_SHIFT = 8 for the epilogue to shift back.
+    static constexpr bool HIGH = Base::SIGNED;
+    static constexpr int SUM_SHIFT = HIGH ? 8 : 0;
+    using Copy = WideningCopy<Base::SIGNED, HIGH>;
     using typename Base::TargetB;
     using typename Base::Wide;
     using Atom = GmmaRegisterA<Wide, BN>;
@@ -95,8 +107,13 @@ struct RegisterAWideningMainloop : PackedPipeline<T, BM, BN, BK, STAGES> {
                 const uint32_t chunk = packed_a + (row + 8 * h) * 64 + ((s ^ ((row >> 1) & 3)) << 4) + 4 * word;
                 const uint32_t lo_word = ld_shared_u32(chunk);
                 const uint32_t hi_word = ld_shared_u32(chunk + 8);
-                a[s][h] = widen4_bytes<Base::SIGNED>((lo_word >> shift) & 0x0F0F0F0Fu);
-                a[s][2 + h] = widen4_bytes<Base::SIGNED>((hi_word >> shift) & 0x0F0F0F0Fu);
+                if constexpr (HIGH) {  // 16 * v: the nibble to the top of its byte
+                    a[s][h] = (lo_word << (4 - shift)) & 0xF0F0F0F0u;
+                    a[s][2 + h] = (hi_word << (4 - shift)) & 0xF0F0F0F0u;
+                } else {
+                    a[s][h] = widen4_bytes<Base::SIGNED>((lo_word >> shift) & 0x0F0F0F0Fu);
+                    a[s][2 + h] = widen4_bytes<Base::SIGNED>((hi_word >> shift) & 0x0F0F0F0Fu);
+                }
             }
     }
 

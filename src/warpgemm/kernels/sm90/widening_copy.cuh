@@ -58,8 +58,13 @@ struct PackedTile {
 };
 
 // One warpgroup's share of a k-tile: rows of packed tiles widened into K-major 8-bit target tiles.
-template <bool SIGNED>
+// HIGH (s4 only): each value as 16 times itself, the nibble at the top of its byte
+// (widen_nibbles_high: three operations a word instead of seven; the sums come out 256 times
+// too large and the kernel shifts them back).
+template <bool SIGNED, bool HIGH = false>
 struct WideningCopy {
+    static_assert(SIGNED || !HIGH, "the high-nibble widening is for s4: u4 values times 16 overflow u8 sums sooner "
+                                   "and u4 widens in three operations anyway");
     using Row = PackedTile<32>;
     static constexpr int TARGET_ROW_BYTES = 128;
     static_assert(2 * Row::ROW_BYTES == TARGET_ROW_BYTES, "a packed row of a k-tile widens to one 128-byte row");
@@ -78,7 +83,10 @@ struct WideningCopy {
         const int c = tid & 3;
         uint32_t b[8];
 #pragma unroll
-        for (int j = 0; j < 4; ++j) widen_nibbles<SIGNED>(w[j], b[2 * j], b[2 * j + 1]);
+        for (int j = 0; j < 4; ++j) {
+            if constexpr (HIGH) widen_nibbles_high(w[j], b[2 * j], b[2 * j + 1]);
+            else widen_nibbles<SIGNED>(w[j], b[2 * j], b[2 * j + 1]);
+        }
         const uint32_t row = dst + r * TARGET_ROW_BYTES;
         st_shared_v4_u32(row + (((2 * c) ^ (r & 7)) << 4), b[0], b[1], b[2], b[3]);
         st_shared_v4_u32(row + (((2 * c + 1) ^ (r & 7)) << 4), b[4], b[5], b[6], b[7]);
