@@ -57,7 +57,7 @@ def _ratio(times: dict[str, list[float]]) -> float:
 
 
 def run(layers: int = 8, hidden: int = 2048, batch: int = 4, prompt: int = 1024, decode_batch: int = 1,
-        new_tokens: int = 64, rounds: int = 10, graphs: bool = True) -> dict[str, Any]:
+        new_tokens: int = 64, rounds: int = 15, graphs: bool = True) -> dict[str, Any]:
     torch.manual_seed(0)
     unpatched = build(layers, hidden)
     patched = wnn.patch(copy.deepcopy(unpatched))
@@ -80,14 +80,14 @@ def run(layers: int = 8, hidden: int = 2048, batch: int = 4, prompt: int = 1024,
                                       do_sample=False, pad_token_id=0, **kw)
 
     with torch.no_grad():
-        t = _interleaved({"unpatched": generate(unpatched), "patched": generate(patched)}, max(3, rounds // 2))
+        t = _interleaved({"unpatched": generate(unpatched), "patched": generate(patched)}, rounds)
     results["decode_eager"] = {"unpatched_ms_per_token": statistics.median(t["unpatched"]) / new_tokens,
                                "patched_ms_per_token": statistics.median(t["patched"]) / new_tokens,
                                "speedup": _ratio(t)}
     if graphs:
         with torch.no_grad():
             t = _interleaved({"unpatched": generate(unpatched, cache_implementation="static"),
-                              "patched": generate(patched, cache_implementation="static")}, max(3, rounds // 2))
+                              "patched": generate(patched, cache_implementation="static")}, rounds)
         results["decode_graphs"] = {"unpatched_ms_per_token": statistics.median(t["unpatched"]) / new_tokens,
                                     "patched_ms_per_token": statistics.median(t["patched"]) / new_tokens,
                                     "speedup": _ratio(t)}
