@@ -105,6 +105,38 @@ def test_plain_matmul_refuses_the_int4_kernels_by_name():
         warpgemm.matmul(a, b, kernel="int4/04_mma_m16n8k64")
 
 
+def test_the_registered_4bit_op_has_a_fake_that_gives_the_shape_and_the_errors():
+    """torch.ops.warpgemm.int4_mm: the packed bytes of A and W, k and the signedness; its fake
+    (what torch.compile traces) gives (M, N) int32 and int4_matmul's errors, with no device."""
+    from torch._subclasses.fake_tensor import FakeTensorMode
+
+    with FakeTensorMode():
+        a = torch.empty((5, 4), dtype=torch.uint8)
+        w = torch.empty((9, 4), dtype=torch.uint8)
+        c = torch.ops.warpgemm.int4_mm(a, w, 7, True)
+        assert c.shape == (5, 9) and c.dtype == torch.int32
+        with pytest.raises(ValueError, match="k = 7 values take 4 bytes a row, but data has 5"):
+            torch.ops.warpgemm.int4_mm(a, torch.empty((9, 5), dtype=torch.uint8), 7, True)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("signed", [True, False])
+def test_int4_matmul_traces_under_torch_compile_through_the_registered_op(signed):
+    x, w, a, wp = _operands(70, 90, 301, signed, "cuda")
+
+    def f(a_bytes, w_bytes):
+        return warpgemm.matmul(int4.Packed(a_bytes, 301, signed=signed), int4.Packed(w_bytes, 301, signed=signed).t())
+
+    got = torch.compile(f, fullgraph=True)(a.data, wp.data)
+    assert torch.equal(got.cpu(), _exact(x, w))
+
+
+@pytest.mark.gpu
+def test_int4_mm_passes_opcheck():
+    x, w, a, wp = _operands(64, 48, 256, True, "cuda")
+    torch.library.opcheck(torch.ops.warpgemm.int4_mm.default, (a.data, wp.data, 256, True, None, "auto", ""))
+
+
 # ---------------------------------------------------------------------------------------------
 # The catalogue
 # ---------------------------------------------------------------------------------------------

@@ -156,15 +156,19 @@ def matmul(a: torch.Tensor, b: torch.Tensor, *, out_dtype: torch.dtype | None = 
     other strides are copied first. The result is a new contiguous (M, N) tensor, or ``out``
     when given (a contiguous (M, N) CUDA tensor of the output dtype, overwritten).
 
-    The call is the registered op ``torch.ops.warpgemm.mm``: under ``torch.compile``, CUDA-graph
-    capture and autograd it is that op. An eager call that needs no gradient calls the op's
+    The call is the registered op ``torch.ops.warpgemm.mm`` (``int4_mm`` for 4-bit operands): under
+    ``torch.compile``, CUDA-graph capture and autograd it is that op. An eager call that needs no gradient calls the op's
     implementation directly, and a repeated problem (same shapes, strides, dtypes, devices)
     launches from its plan (:mod:`warpgemm.plan`), without validating or choosing again.
     """
     if isinstance(a, _Packed4) or isinstance(b, _Packed4):  # 4-bit operands: their own path
-        from .int4_matmul import matmul as int4_matmul
+        from .int4_matmul import check, matmul as int4_matmul
 
-        return int4_matmul(a, b, out_dtype=out_dtype, bias=bias, kernel=kernel, out=out, **params)
+        if not torch.compiler.is_compiling():
+            return int4_matmul(a, b, out_dtype=out_dtype, bias=bias, kernel=kernel, out=out, **params)
+        check(a, b, out_dtype, bias, kernel, params)  # traced: the same errors before the op
+        c = torch.ops.warpgemm.int4_mm(a.data, b.data, a.k, a.signed, bias, kernel, torch_ops.params_text(params))
+        return out.copy_(c) if out is not None else c
     if torch.compiler.is_compiling():
         return _via_op(a, b, bias, out_dtype, kernel, params, out)
     try:

@@ -1,5 +1,5 @@
-"""The registered PyTorch ops, ``torch.ops.warpgemm.mm`` and ``scaled_mm``: what torch.compile,
-CUDA graphs and autograd see of warpgemm.
+"""The registered PyTorch ops, ``torch.ops.warpgemm.mm``, ``scaled_mm`` and ``int4_mm``: what
+torch.compile, CUDA graphs and autograd see of warpgemm.
 
     mm(Tensor a, Tensor b, Tensor? bias=None, ScalarType? out_dtype=None, str kernel_name="auto",
        str params="") -> Tensor
@@ -119,3 +119,36 @@ def _scaled_fake(a, b, scale_a, scale_b, bias=None, out_dtype=None):
     from . import scaled
 
     return scaled.scaled_fake(a, b, scale_a, scale_b, bias, out_dtype)
+
+
+# The 4-bit product (warpgemm.matmul with warpgemm.int4.Packed operands) under torch.compile: the
+# packed bytes of A (M, ceil(k / 2)) and of W (N, ceil(k / 2)), B = W^T, with k and the
+# signedness; int32 out, no gradient.
+_lib.define("int4_mm(Tensor a, Tensor w, int k, bool signed, Tensor? bias=None, str kernel_name=\"auto\", "
+            "str params=\"\") -> Tensor")
+
+
+def _int4_operands(a: torch.Tensor, w: torch.Tensor, k: int, signed: bool) -> tuple[Any, Any]:
+    from .int4 import Packed
+
+    return Packed(a, k, signed=signed), Packed(w, k, signed=signed).t()
+
+
+def _int4_impl(a, w, k, signed, bias=None, kernel_name="auto", params=""):
+    from .int4_matmul import matmul
+
+    pa, pb = _int4_operands(a, w, k, signed)
+    return matmul(pa, pb, bias=bias, kernel=kernel_name, **_params(params))
+
+
+_lib.impl("int4_mm", _int4_impl, "CUDA")
+_lib.impl("int4_mm", _int4_impl, "CPU")
+
+
+@torch.library.register_fake("warpgemm::int4_mm")
+def _int4_fake(a, w, k, signed, bias=None, kernel_name="auto", params=""):
+    from .int4_matmul import check
+
+    pa, pb = _int4_operands(a, w, k, signed)
+    m, n, _, _ = check(pa, pb, None, bias, kernel_name, _params(params))
+    return a.new_empty((m, n), dtype=torch.int32)
