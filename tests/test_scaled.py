@@ -80,6 +80,30 @@ def test_bad_arguments_get_an_error_that_names_the_constraint(bad, match):
         warpgemm.scaled_matmul(**args)
 
 
+@pytest.mark.parametrize("out,match", [
+    (torch.empty(8, 6, dtype=torch.float32), r"out must be \(8, 6\) torch.bfloat16"),
+    (torch.empty(8, 12, dtype=torch.bfloat16)[:, ::2], "out must be contiguous"),
+    ("c", "out must be a torch.Tensor"),
+])
+def test_a_bad_out_gets_an_error_that_names_the_constraint(out, match):
+    with pytest.raises((TypeError, ValueError), match=match):
+        warpgemm.scaled_matmul(_int8(8, 4, "cpu"), _int8(4, 6, "cpu"), torch.ones(8), torch.ones(6), out=out)
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif("not _on_sm80()", reason="mma.sync m16n8k32 s8 needs compute capability 8.0")
+@pytest.mark.parametrize("m", [1, 16, 64, 200])
+def test_scaled_matmul_writes_into_out_the_bits_it_returns(m):
+    if m > 16 and not _on_hopper():
+        pytest.skip("more than 16 rows run the s8 wgmma kernels (compute capability 9.0)")
+    a, b = _int8(m, 512), _int8(384, 512).t()
+    sa, sb, bias = torch.rand(m, device="cuda"), torch.rand(384, device="cuda"), torch.randn(384, device="cuda")
+    out = torch.full((m, 384), float("nan"), dtype=torch.float16, device="cuda")
+    got = warpgemm.scaled_matmul(a, b, sa, sb, bias, out_dtype=torch.float16, out=out)
+    assert got is out
+    assert torch.equal(out, warpgemm.scaled_matmul(a, b, sa, sb, bias, out_dtype=torch.float16))
+
+
 @pytest.mark.gpu
 @needs_hopper
 @pytest.mark.parametrize("out_dtype", [torch.bfloat16, torch.float16, torch.float32])

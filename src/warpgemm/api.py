@@ -350,14 +350,15 @@ def _problem(m: int, n: int, k: int, in_name: str, out_name: str, la: tuple[str,
     return table.Problem(m, n, k, in_name, out_name, la[0] if la else catalog.ROW, lb[0] if lb else catalog.ROW)
 
 
-def _check_out(out: Any, shape: tuple[int, int], dtype: torch.dtype, device: torch.device) -> None:
+def _check_out(out: Any, shape: tuple[int, int], dtype: torch.dtype, device: torch.device,
+               who: str = "warpgemm.matmul") -> None:
     if not isinstance(out, torch.Tensor):
-        raise TypeError(f"warpgemm.matmul: out must be a torch.Tensor, got {type(out).__name__}")
+        raise TypeError(f"{who}: out must be a torch.Tensor, got {type(out).__name__}")
     if tuple(out.shape) != shape or out.dtype != dtype or out.device != device:
-        raise ValueError(f"warpgemm.matmul: out must be {shape} {dtype} on {device}, got "
+        raise ValueError(f"{who}: out must be {shape} {dtype} on {device}, got "
                          f"{tuple(out.shape)} {out.dtype} on {out.device}")
     if not out.is_contiguous():
-        raise ValueError("warpgemm.matmul: out must be contiguous (row-major)")
+        raise ValueError(f"{who}: out must be contiguous (row-major)")
 
 
 def _operands(spec: KernelSpec, a: torch.Tensor, b: torch.Tensor, la: tuple[str, int] | None,

@@ -44,7 +44,8 @@ OUT_DTYPES = (torch.bfloat16, torch.float16, torch.float32)
 
 
 def scaled_matmul(a: torch.Tensor, b: torch.Tensor, scale_a: torch.Tensor, scale_b: torch.Tensor,
-                  bias: torch.Tensor | None = None, out_dtype: torch.dtype = torch.bfloat16) -> torch.Tensor:
+                  bias: torch.Tensor | None = None, out_dtype: torch.dtype = torch.bfloat16,
+                  out: torch.Tensor | None = None) -> torch.Tensor:
     """``(a @ b) * scale_a[:, None] * scale_b[None, :] + bias`` for int8 ``a`` (M, K) and ``b``
     (K, N), rounded once to ``out_dtype`` (bfloat16, float16 or float32).
 
@@ -53,9 +54,15 @@ def scaled_matmul(a: torch.Tensor, b: torch.Tensor, scale_a: torch.Tensor, scale
     ``bias`` N values. Scales and bias may be any floating dtype; the kernel reads them in fp32.
     The int8 product is exact (int32 sums: K <= 131071 for full-range operands). Up to 64 rows
     of ``a`` run on compute capability 8.0 and later (the split-K mma.sync kernel); more need 9.0
-    (the s8 wgmma kernels).
+    (the s8 wgmma kernels). ``out``, when given, is a contiguous (M, N) tensor of ``out_dtype`` on
+    ``a``'s device that the kernel writes (under ``torch.compile``, the op's result is copied
+    into it).
     """
-    return torch.ops.warpgemm.scaled_mm(a, b, scale_a, scale_b, bias, out_dtype)
+    if out is None:
+        return torch.ops.warpgemm.scaled_mm(a, b, scale_a, scale_b, bias, out_dtype)
+    if torch.compiler.is_compiling():
+        return out.copy_(torch.ops.warpgemm.scaled_mm(a, b, scale_a, scale_b, bias, out_dtype))
+    return scaled_impl(a, b, scale_a, scale_b, bias, out_dtype, out)
 
 
 def _steps(a: Any, b: Any, scale_a: Any, scale_b: Any, bias: Any, out_dtype: Any) -> tuple[int, int]:
@@ -106,15 +113,19 @@ def kernel_for(m: int, n: int, capability: int = 90) -> str:
 
 
 def scaled_impl(a: torch.Tensor, b: torch.Tensor, scale_a: torch.Tensor, scale_b: torch.Tensor,
-                bias: torch.Tensor | None, out_dtype: torch.dtype | None) -> torch.Tensor:
-    """The op's implementation: check, prepare the operands, launch the scaled kernel."""
+                bias: torch.Tensor | None, out_dtype: torch.dtype | None,
+                out: torch.Tensor | None = None) -> torch.Tensor:
+    """The op's implementation (and ``scaled_matmul``'s with ``out``): check, prepare the
+    operands, launch the scaled kernel into a new tensor or ``out``."""
     from .operands import detect
     from .runtime.device import current_capability
 
     out_dtype = out_dtype or torch.bfloat16
     step_a, step_b = _steps(a, b, scale_a, scale_b, bias, out_dtype)
-    api._check_devices(a, b, WHO)
     (m, k), n = a.shape, b.shape[1]
+    if out is not None:
+        api._check_out(out, (m, n), out_dtype, a.device, WHO)
+    api._check_devices(a, b, WHO)
     device = a.device
     with api._on_device(device):
         capability = current_capability()
@@ -122,7 +133,7 @@ def scaled_impl(a: torch.Tensor, b: torch.Tensor, scale_a: torch.Tensor, scale_b
         if not spec.runs_on(capability):
             raise ValueError(f"{WHO} with {m} rows of a needs {spec.needs()} ({spec.name}); this device "
                              f"is compute capability {capability // 10}.{capability % 10}")
-        c = torch.empty((m, n), dtype=out_dtype, device=device)
+        c = out if out is not None else torch.empty((m, n), dtype=out_dtype, device=device)
         sa, sb = _fp32(scale_a, device), _fp32(scale_b, device)
         bias32 = _fp32(bias, device) if bias is not None else None
         if m == 0 or n == 0:
