@@ -47,6 +47,24 @@ def test_a_compile_error_names_the_kernel_and_carries_the_log():
         warpgemm.compile("sgemm/03_thread_tile_8x8", "sm_80", TN=3)
 
 
+def test_a_parameter_that_breaks_a_static_assert_gets_its_message_on_the_first_line():
+    with pytest.raises(CompileError) as err:
+        warpgemm.compile("decode/01_swap_ab_splitk", "sm_80", a_layout="row", b_layout="col", UNROLL=8, ROW_GROUPS=2)
+    first, rest = str(err.value).split("\n", 1)
+    assert "breaks its kernel's static_assert: UNROLL * ROW_GROUPS <= 8" in first
+    assert "error" in rest  # the whole log follows
+
+
+def test_static_assertions_are_read_from_a_log_once_each_in_order():
+    from warpgemm.runtime.compiler import static_assertions
+
+    log = ('a.cuh(3): error: static assertion failed with "BN <= 192: fewer columns"\n'
+           'b.cuh(9): error: static assertion failed with "the \\"ring\\" is too big"\n'
+           'a.cuh(3): error: static assertion failed with "BN <= 192: fewer columns"\n')
+    assert static_assertions(log) == ["BN <= 192: fewer columns", 'the \\"ring\\" is too big']
+    assert static_assertions("error: expected a ;") == []
+
+
 def test_unknown_layout_is_refused():
     with pytest.raises(ValueError, match="a_layout must be 'row' or 'col'"):
         warpgemm.compile("sgemm/01_naive", "sm_80", a_layout="diagonal")

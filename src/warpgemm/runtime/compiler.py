@@ -214,6 +214,18 @@ def _options(arch: str) -> dict[str, Any]:
             "no_cache": True, "ptxas_options": ["-v"]}
 
 
+_STATIC_ASSERT = re.compile(r'static assertion failed with "((?:[^"\\]|\\.)*)"')
+
+
+def static_assertions(log: str) -> list[str]:
+    """The messages of the static_asserts a compiler log reports as failed, each once, in order."""
+    seen: list[str] = []
+    for message in _STATIC_ASSERT.findall(log):
+        if message not in seen:
+            seen.append(message)
+    return seen
+
+
 def _compile(source: str, text: str, name_expression: str, arch: str,
              options: dict[str, Any]) -> CompiledKernel:
     from cuda.core import Program, ProgramOptions
@@ -224,8 +236,13 @@ def _compile(source: str, text: str, name_expression: str, arch: str,
         program = Program(text, code_type="c++", options=ProgramOptions(name=source, **options))
         obj = program.compile("cubin", name_expressions=(name_expression,), logs=log)
     except Exception as exc:  # cuda.core raises NVRTCError with the compiler log in its text
-        raise CompileError(f"NVRTC failed to compile {name_expression} from {source} for {arch}:\n"
-                           f"{exc}\n{log.getvalue()}") from None
+        full = f"{exc}\n{log.getvalue()}"
+        broken = static_assertions(full)
+        # A template parameter that breaks a kernel's static_assert (a tile size, a stage count):
+        # its message first, where it names what to change; the whole log after it.
+        first = (f"{name_expression} breaks its kernel's static_assert: {'; '.join(broken)}"
+                 if broken else f"NVRTC failed to compile {name_expression} from {source} for {arch}")
+        raise CompileError(f"{first}\n\nNVRTC's log ({source}, {arch}):\n{full}") from None
     seconds = time.perf_counter() - t0
     mangled = obj.symbol_mapping[name_expression]
     mangled = mangled.decode() if isinstance(mangled, bytes) else str(mangled)
