@@ -41,7 +41,7 @@
 // Registers. The kernel has 168 a thread (384 threads, one block an SM) for the accumulators (BN /
 // 2), A's two sets (32) and the widening: BN = 192 at most (at 256 it spills). Per k-tile of a
 // 128 x 192 tile the shared-memory traffic is 20 KB of TMA writes, 8 KB of A reads, 12 + 24 KB
-// for B's widening and 48 KB of wgmma reads of B: 112 KB, against int4/05's 132 KB at BN = 192.
+// for B's widening and 48 KB of wgmma reads of B: 112 KB, against int4/05's 144 KB at BN = 192.
 //
 // s4 in the high nibble. s4's sign extension costs seven operations a word (common/nibble_widen.cuh)
 // against u4's three, and with shared memory no longer the limit that work set the pace: s4 ran
