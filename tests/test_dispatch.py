@@ -80,11 +80,21 @@ def test_the_h200_has_decode_rules_of_its_own(m, n, k, kernel, params):
     (1, 14336, 4096, {"ROW_GROUPS": 1, "WARPS": 16, "UNROLL": 2, "L2_256B": 1}),
     (4, 14336, 4096, {"ROW_GROUPS": 2, "WARPS": 8, "UNROLL": 1, "L2_256B": 1}),
     (16, 14336, 4096, {"ROW_GROUPS": 4, "WARPS": 8, "UNROLL": 1, "L2_256B": 1}),
-    (16, 8192, 8192, {"ROW_GROUPS": 4, "WARPS": 16, "UNROLL": 1, "L2_256B": 1}),
+    (16, 8192, 16384, {"ROW_GROUPS": 4, "WARPS": 16, "UNROLL": 1, "L2_256B": 1}),
 ])
 def test_the_h100_decode_rules_give_the_measured_choice(m, n, k, params):
     rule = dispatch.choose(90, "bfloat16", m, n, k, layouts=("row", "col"), device="NVIDIA H100 80GB HBM3")
     assert rule.kernel == "decode/01_swap_ab_splitk" and rule.params == params
+
+
+@pytest.mark.parametrize("m,n,k", [(16, 4096, 14336), (9, 8192, 8192), (8, 8192, 8192), (5, 6144, 8192)])
+def test_a_long_k_with_a_few_rows_takes_the_wgmma_decode_rung_on_an_h100(m, n, k):
+    # docs/results/decode_sweep_wgmma_cold_h100.json: 1.02x / 1.01x cuBLAS at 16 x 4096 x 14336 and
+    # 16 x 8192 x 8192, where the split-K rung ran 0.97x
+    rule = dispatch.choose(90, "bfloat16", m, n, k, layouts=("row", "col"), device="NVIDIA H100 80GB HBM3")
+    assert rule.kernel == "decode/02_swap_ab_wgmma"
+    assert rule.params == {"BM": 64, "BK": 128, "STAGES": 4, "IN_FLIGHT": 0}
+    assert dispatch.choose(80, "bfloat16", m, n, k, layouts=("row", "col")).kernel == "decode/01_swap_ab_splitk"
 
 
 def test_large_m_on_an_h200_takes_the_rules_every_hopper_shares():
