@@ -92,15 +92,20 @@ RULES: tuple[Rule, ...] = (
       for dt in ("bfloat16", "float16")
       for n, k, p in (((12288, INF), (0, 4096), {"BM": 128, "BK": 128, "STAGES": 4, "IN_FLIGHT": 1}),
                       ((0, INF), (0, INF), {"BM": 64, "BK": 128, "STAGES": 6, "IN_FLIGHT": 1}))),
-    # fp16 / bf16 with 9..16 rows (5..8 at N >= 6144) and a long K on Hopper (the H100; the H200 has
-    # its own above): rung 02, whose tokens' tile is read once per 64 rows of W. Swept cold on an
-    # H100 (scripts/decode_sweep.py, docs/results/decode_sweep_wgmma_cold_h100.json): 1.02x / 1.01x
-    # cuBLAS at 16 x 4096 x 14336 / 16 x 8192 x 8192, where rung 01 ran 0.97x / 0.97x.
-    *(Rule("decode/02_swap_ab_wgmma", dt, capability=(90, 90), layouts=_LINEAR, m=m, n=n, k=(8192, 16383),
-           params={"BM": 64, "BK": 128, "STAGES": 4, "IN_FLIGHT": 0},
+    # fp16 / bf16 with 9..16 rows (3..8 at N >= 6144) and a long K, or 9..16 rows of a wide, short
+    # weight, on Hopper (the H100; the H200 has its own above): rung 02, whose tokens' tile is read
+    # once per 64 or 128 rows of W. Swept cold on an H100 (scripts/decode_sweep.py,
+    # docs/results/decode_sweep_wgmma_cold_h100.json, decode_sweep_wgmma_cold2_h100.json): 1.02x /
+    # 1.01x / 1.01x cuBLAS at 16 x 4096 x 14336 / 16 x 8192 x 8192 / 16 x 14336 x 4096 and 1.00x at
+    # 4 x 8192 x 8192, where rung 01 ran 0.97x-0.98x.
+    *(Rule("decode/02_swap_ab_wgmma", dt, capability=(90, 90), layouts=_LINEAR, m=m, n=n, k=k, params=p,
            note="measured on an H100 by scripts/decode_sweep.py")
       for dt in ("bfloat16", "float16")
-      for m, n in (((9, 16), (0, 12287)), ((5, 8), (6144, 12287)))),
+      for m, n, k, p in (
+          ((9, 16), (0, 12287), (8192, 16383), {"BM": 64, "BK": 128, "STAGES": 4, "IN_FLIGHT": 0}),
+          ((3, 8), (6144, 12287), (8192, 16383), {"BM": 64, "BK": 128, "STAGES": 4, "IN_FLIGHT": 0}),
+          ((9, 16), (12288, INF), (0, 4096), {"BM": 128, "BK": 128, "STAGES": 4, "IN_FLIGHT": 0}),
+      )),
     # fp16 / bf16 with 17..64 rows on Hopper: swap AB on the wgmma pipeline, where the first decode
     # kernel's loads of A outnumber those of W. Parameters from scripts/decode_sweep.py on an H100
     # (docs/results/decode_sweep_wgmma_h100.json): 64-row tiles below N = 12288, 128-row above.
