@@ -87,14 +87,16 @@ def test_the_h100_decode_rules_give_the_measured_choice(m, n, k, params):
     assert rule.kernel == "decode/01_swap_ab_splitk" and rule.params == params
 
 
-@pytest.mark.parametrize("m,n,k,bm", [(16, 4096, 14336, 64), (9, 8192, 8192, 64), (8, 8192, 8192, 64),
-                                       (3, 6144, 8192, 64), (16, 14336, 4096, 128), (9, 28672, 2048, 128)])
-def test_a_long_k_or_a_wide_weight_with_a_few_rows_takes_the_wgmma_decode_rung_on_an_h100(m, n, k, bm):
+@pytest.mark.parametrize("m,n,k,bm,stages,in_flight", [
+    (16, 4096, 14336, 64, 4, 0), (9, 8192, 8192, 64, 8, 1), (8, 8192, 8192, 64, 8, 1), (3, 6144, 8192, 64, 8, 1),
+    (16, 14336, 4096, 128, 4, 0), (9, 28672, 2048, 128, 4, 0)])
+def test_a_long_k_or_a_wide_weight_with_a_few_rows_takes_the_wgmma_decode_rung_on_an_h100(m, n, k, bm, stages,
+                                                                                          in_flight):
     # docs/results/decode_sweep_wgmma_cold_h100.json, decode_sweep_wgmma_cold2_h100.json: 1.01x-1.02x
     # cuBLAS where the split-K rung ran 0.97x-0.98x
     rule = dispatch.choose(90, "bfloat16", m, n, k, layouts=("row", "col"), device="NVIDIA H100 80GB HBM3")
     assert rule.kernel == "decode/02_swap_ab_wgmma"
-    assert rule.params == {"BM": bm, "BK": 128, "STAGES": 4, "IN_FLIGHT": 0}
+    assert rule.params == {"BM": bm, "BK": 128, "STAGES": stages, "IN_FLIGHT": in_flight}
     assert dispatch.choose(80, "bfloat16", m, n, k, layouts=("row", "col")).kernel == "decode/01_swap_ab_splitk"
 
 

@@ -97,13 +97,17 @@ RULES: tuple[Rule, ...] = (
     # once per 64 or 128 rows of W. Swept cold on an H100 (scripts/decode_sweep.py,
     # docs/results/decode_sweep_wgmma_cold_h100.json, decode_sweep_wgmma_cold2_h100.json): 1.02x /
     # 1.01x / 1.01x cuBLAS at 16 x 4096 x 14336 / 16 x 8192 x 8192 / 16 x 14336 x 4096 and 1.00x at
-    # 4 x 8192 x 8192, where rung 01 ran 0.97x-0.98x.
+    # 4 x 8192 x 8192, where rung 01 ran 0.97x-0.98x; 8 stages and a k-tile of wgmma in flight at K
+    # below 12288 (docs/results/decode_wgmma_rule_check3_h100.json: 1.003x-1.007x for 4-16 rows of
+    # 8192 x 8192, against 0.992x-0.994x with 4 stages and none in flight).
     *(Rule("decode/02_swap_ab_wgmma", dt, capability=(90, 90), layouts=_LINEAR, m=m, n=n, k=k, params=p,
            note="measured on an H100 by scripts/decode_sweep.py")
       for dt in ("bfloat16", "float16")
       for m, n, k, p in (
-          ((9, 16), (0, 12287), (8192, 16383), {"BM": 64, "BK": 128, "STAGES": 4, "IN_FLIGHT": 0}),
-          ((3, 8), (6144, 12287), (8192, 16383), {"BM": 64, "BK": 128, "STAGES": 4, "IN_FLIGHT": 0}),
+          ((9, 16), (0, 12287), (12288, 16383), {"BM": 64, "BK": 128, "STAGES": 4, "IN_FLIGHT": 0}),
+          ((9, 16), (0, 12287), (8192, 12287), {"BM": 64, "BK": 128, "STAGES": 8, "IN_FLIGHT": 1}),
+          ((3, 8), (6144, 12287), (8192, 12287), {"BM": 64, "BK": 128, "STAGES": 8, "IN_FLIGHT": 1}),
+          ((3, 8), (6144, 12287), (12288, 16383), {"BM": 64, "BK": 128, "STAGES": 4, "IN_FLIGHT": 0}),
           ((9, 16), (12288, INF), (0, 4096), {"BM": 128, "BK": 128, "STAGES": 4, "IN_FLIGHT": 0}),
       )),
     # fp16 / bf16 with 17..64 rows on Hopper: swap AB on the wgmma pipeline, where the first decode
