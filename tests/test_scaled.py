@@ -186,7 +186,8 @@ def _on_sm80() -> bool:
                                     {"WARPS": 8, "UNROLL": 8, "L2_256B": 0}, {"KSPLIT": 2, "ROW_GROUPS": 2}])
 @pytest.mark.parametrize("out_dtype", [torch.bfloat16, torch.float16, torch.float32])
 @pytest.mark.parametrize("m,n,k", [(1, 256, 128), (3, 13, 33), (8, 1000, 2049), (16, 300, 4160), (11, 4096, 64),
-                                   (5, 70, 7), (33, 50, 130), (64, 96, 200)])
+                                   (5, 70, 7), (33, 50, 130), (64, 96, 200), (2, 17, 65), (7, 15, 63),
+                                   (9, 31, 191)])
 def test_every_split_k_choice_matches_the_formula(monkeypatch, params, out_dtype, m, n, k):
     """The split-K kernel for few rows (igemm/08), up to 64 rows: ragged N, a K tail shorter than
     a 64-wide chunk (and K shorter than one), K split over warps and blocks."""

@@ -10,10 +10,12 @@ cleared); launch on torch's current stream through ``api.run_instance`` (the per
 grid, tensor maps and split workspace).
 
 The sums are int32: exact while they fit, which any K up to ``catalog.int4.k_max(signed)``
-guarantees (33554431 for s4, 9544371 for u4); longer sums wrap as int32 additions do.
+guarantees (33554431 for s4, 9544371 for u4); longer sums wrap as int32 additions do. One kernel
+has a shorter bound: int4/06 with s4 (``catalog.int4.exact_k_limit``: K <= 131071), and a longer
+K named for it is refused; ``kernel="auto"`` takes int4/05 there.
 
-Eager only: there is no registered op for 4-bit operands yet, so under ``torch.compile`` the
-call is not traced as one.
+Under ``torch.compile`` the call is the registered op ``torch.ops.warpgemm.int4_mm``
+(:mod:`warpgemm.torch_ops`), which comes here.
 """
 
 from __future__ import annotations

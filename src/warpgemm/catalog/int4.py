@@ -16,7 +16,9 @@ TMA + wgmma pipeline with stages of packed tiles, which the consumers widen to 8
 shared memory for the s8 (or u8) wgmma. Its ABI is igemm/02's: two tensor maps of the packed
 bytes (no swizzle, 64-byte boxes: :func:`packed_map`), then C, M, N, K (values), ldc and the last
 wave's K split. An odd K's pad nibble is cleared by the host in one operand first
-(:data:`CLEARS_PAD_ON_HOST`).
+(:data:`CLEARS_PAD_ON_HOST`). Rung 06 is rung 05 with A widened into the register-A wgmma's
+fragment; its ABI is rung 05's, A's map under the 64-byte swizzle. It widens s4 to 16 times its
+values, so its s4 sums are exact only to :data:`S4_HIGH_K_MAX` (:func:`exact_k_limit`).
 
 ``warpgemm.matmul`` reaches these kernels only through :mod:`warpgemm.int4_matmul`, for Packed
 operands (``called_by``): a plain tensor holds no 4-bit values.

@@ -124,18 +124,11 @@ struct RegisterAWideningMainloop : PackedPipeline<T, BM, BN, BK, STAGES> {
         const Ring<STAGES> ring = Smem::ring();
         constexpr int B_ROWS = BN / CONSUMERS;  // rows of B each consumer widens
         ring.consumer_wait(use);
-        // B's passes of 32 rows one load ahead of the stores: A's registers and the accumulators leave
-        // no room for all of them at once (int4/05 loads every pass first).
-        const uint32_t src = Smem::b(use.stage) + B_ROWS * consumer * PackedTile<BN>::ROW_BYTES;
-        const uint32_t dst = target_b(SLOT) + B_ROWS * consumer * TargetB::ROW_BYTES;
-        const int tid = threadIdx.x & 127;
-        uint32_t w[2][4];
-        Copy::load(src, 0, tid, w[0]);
-#pragma unroll
-        for (int p = 0; p < B_ROWS / 32; ++p) {
-            if (p + 1 < B_ROWS / 32) Copy::load(src, p + 1, tid, w[(p + 1) & 1]);
-            Copy::store(dst, p, tid, w[p & 1]);
-        }
+        // B's passes one load ahead of the stores: A's registers and the accumulators leave no room
+        // for all of them at once.
+        Copy::template copy_one_ahead<B_ROWS>(Smem::b(use.stage) + B_ROWS * consumer * PackedTile<BN>::ROW_BYTES,
+                                              target_b(SLOT) + B_ROWS * consumer * TargetB::ROW_BYTES,
+                                              threadIdx.x & 127);
         widen_a(Smem::a(use.stage), consumer, a[SLOT]);
         __syncwarp();
         if ((threadIdx.x & 31) == 0) ring.consumer_release(use.stage);  // both operands are in registers

@@ -110,6 +110,21 @@ struct WideningCopy {
 #pragma unroll
         for (int p = 0; p < PB; ++p) store(dst_b, p, tid, w[PA + p]);
     }
+
+    // The same for ROWS rows of one operand with each pass's loads issued one pass ahead of its
+    // stores, not all first: 8 registers of packed words instead of ROWS / 8 (int4/06, whose
+    // accumulators and A fragments leave no room for more).
+    template <int ROWS>
+    static __device__ __forceinline__ void copy_one_ahead(uint32_t src, uint32_t dst, int tid) {
+        static_assert(ROWS % 32 == 0, "32 rows a pass: ROWS a multiple of 32");
+        uint32_t w[2][4];
+        load(src, 0, tid, w[0]);
+#pragma unroll
+        for (int p = 0; p < ROWS / 32; ++p) {
+            if (p + 1 < ROWS / 32) load(src, p + 1, tid, w[(p + 1) & 1]);
+            store(dst, p, tid, w[p & 1]);
+        }
+    }
 };
 
 }  // namespace sm90
