@@ -7,7 +7,10 @@ timing with its context as JSON.
     python scripts/decode_sweep.py [--kernel decode/02_swap_ab_wgmma] [--ms 1 16 32 64]
         [--nk 4096x4096 14336x4096] [--space "BM=64,128;STAGES=4,8"] [--json out.json]
 
-Candidates also run ``kernel="auto"`` (the shipped choice) in the same rounds.
+Candidates also run ``kernel="auto"`` (the shipped choice) in the same rounds. With
+``--replicates R`` every candidate (cuBLAS and auto too) runs on R sets of weight copies of its own
+and is reported by the mean of the R medians: a kernel's speed can depend on where in memory its
+weight lies (docs/decode.md, "In step"), and one placement a candidate can be lucky or not.
 """
 
 from __future__ import annotations
@@ -40,6 +43,8 @@ def main() -> int:
     ap.add_argument("--space", default=None,
                     help="parameter values to try, NAME=v,v;NAME=v,... (default: the kernel's tuning space)")
     ap.add_argument("--rounds", type=int, default=15)
+    ap.add_argument("--replicates", type=int, default=1,
+                    help="weight placements per candidate, each on copies of its own (default 1)")
     ap.add_argument("--json")
     args = ap.parse_args()
     kernel = args.kernel
@@ -78,25 +83,33 @@ def main() -> int:
             ref = (xs[0].double() @ ws[0].double().t())
             # Each candidate reads its own copies of the weights (the same values elsewhere), so
             # that what one left in L2 is never what the next reads.
-            runners = {"cuBLAS": lambda i, w=_copies(ws): torch.matmul(xs[i], w[i].t()),
-                       "auto": lambda i, w=_copies(ws): warpgemm.matmul(xs[i], w[i].t(), out=out)}
+            runners = {}
+            reps = args.replicates
+            for r in range(reps):
+                runners[("cuBLAS", r)] = lambda i, w=_copies(ws): torch.matmul(xs[i], w[i].t())
+                runners[("auto", r)] = lambda i, w=_copies(ws): warpgemm.matmul(xs[i], w[i].t(), out=out)
             for p in cands:
                 if not spec.valid(shaped(p, m, n, k)):
                     continue
                 label = ",".join(f"{k_}={v}" for k_, v in p.items())
-
-                def run(i, p=p, w=_copies(ws)):
-                    return warpgemm.matmul(xs[i], w[i].t(), kernel=kernel, out=out, **p)
-                runners[label] = run
-            for label, run in runners.items():
+                for r in range(reps):
+                    def run(i, p=p, w=_copies(ws)):
+                        return warpgemm.matmul(xs[i], w[i].t(), kernel=kernel, out=out, **p)
+                    runners[(label, r)] = run
+            for (label, r), run in runners.items():
+                if r:
+                    continue
                 got = run(0).double()
                 err = float(torch.linalg.vector_norm(got - ref) / torch.linalg.vector_norm(ref))
                 if not err < 1e-2:
                     raise SystemExit(f"{label} at {m}x{n}x{k}: wrong result (rel err {err:.2e})")
-            graphs = {label: timing.capture(r, sets) for label, r in runners.items()}
-            times = timing.interleaved({label: (lambda i, g=g: g.replay()) for label, g in graphs.items()}, 1,
+            graphs = {key: timing.capture(r, sets) for key, r in runners.items()}
+            times = timing.interleaved({key: (lambda i, g=g: g.replay()) for key, g in graphs.items()}, 1,
                                        min_rounds=args.rounds, max_rounds=args.rounds, warmup=2)
-            per_call = {label: t.median_ms / sets * 1e3 for label, t in times.items()}
+            each: dict[str, list[float]] = {}
+            for (label, r), t in times.items():
+                each.setdefault(label, []).append(t.median_ms / sets * 1e3)
+            per_call = {label: sum(v) / len(v) for label, v in each.items()}
             base = per_call.pop("cuBLAS")
             best = sorted(per_call.items(), key=lambda kv: kv[1])
             auto = per_call["auto"]
@@ -104,7 +117,8 @@ def main() -> int:
                   + "; ".join(f"{lab} {us:6.2f} us {base / us:4.2f}x" for lab, us in best[:3]), flush=True)
             for label, us in per_call.items():
                 doc["results"].append({"m": m, "n": n, "k": k, "params": label, "us": us, "cublas_us": base,
-                                       "speedup": base / us, "weight_gbps": w_bytes / us / 1e3})
+                                       "speedup": base / us, "weight_gbps": w_bytes / us / 1e3,
+                                       "us_each_placement": each[label], "cublas_us_each_placement": each["cuBLAS"]})
             del graphs, xs, runners
             if args.json:  # after every shape, so that a run cut short keeps what it measured
                 Path(args.json).write_text(json.dumps(doc, indent=1))

@@ -80,12 +80,24 @@ def test_k_split_across_blocks_is_correct(ksplit, m, n, k, l2_256b):
         assert _rel(out, x.double() @ w.double().t() + bias.double()) < 1e-5, f"launch {launch}"
 
 
-@pytest.mark.parametrize("ksplit", [1, 4])
-def test_the_result_is_the_same_bits_on_every_run(ksplit):
+@pytest.mark.parametrize("stagger", [2, 8, 13])
+@pytest.mark.parametrize("ksplit", [1, 3])
+@pytest.mark.parametrize("m,n,k", [(1, 4096, 4096), (8, 1000, 4093), (5, 300, 97), (16, 129, 2080), (2, 17, 31)])
+def test_a_staggered_walk_over_k_is_correct(stagger, ksplit, m, n, k):
+    # Block x starts at band x % STAGGER of the k chunks and wraps: every chunk still summed once,
+    # with or without a K split across blocks and a partial last chunk.
+    x, w = _linear_operands(m, n, k, torch.bfloat16)
+    out = torch.full((m, n), float("nan"), device="cuda", dtype=torch.float32)
+    warpgemm.matmul(x, w.t(), kernel=KERNEL, out=out, out_dtype=torch.float32, KSPLIT=ksplit, STAGGER=stagger)
+    assert _rel(out, x.double() @ w.double().t()) < 1e-5
+
+
+@pytest.mark.parametrize("ksplit,stagger", [(1, 1), (4, 1), (1, 8)])
+def test_the_result_is_the_same_bits_on_every_run(ksplit, stagger):
     x, w = _linear_operands(16, 4096, 4096, torch.bfloat16)
-    first = warpgemm.matmul(x, w.t(), kernel=KERNEL, KSPLIT=ksplit)
+    first = warpgemm.matmul(x, w.t(), kernel=KERNEL, KSPLIT=ksplit, STAGGER=stagger)
     for _ in range(3):
-        assert torch.equal(warpgemm.matmul(x, w.t(), kernel=KERNEL, KSPLIT=ksplit), first)
+        assert torch.equal(warpgemm.matmul(x, w.t(), kernel=KERNEL, KSPLIT=ksplit, STAGGER=stagger), first)
 
 
 def test_more_rows_than_the_kernel_holds_are_refused():
@@ -165,8 +177,11 @@ def test_swap_ab_wgmma_is_correct_for_any_shape_in_both_b_layouts(m, n, k, dtype
 @needs_hopper
 @pytest.mark.parametrize("params", [{"BM": 64, "BN": 32, "BK": 128, "STAGES": 4, "IN_FLIGHT": 0},
                                     {"BM": 128, "BN": 32, "BK": 64, "STAGES": 6},
-                                    {"BM": 64, "BN": 64, "BK": 64, "STAGES": 8, "SPLITS": 1}])
-@pytest.mark.parametrize("m,n,k", [(9, 2048, 4096), (64, 1000, 1537), (32, 14336, 64)])
+                                    {"BM": 64, "BN": 64, "BK": 64, "STAGES": 8, "SPLITS": 1},
+                                    {"BM": 64, "BN": 32, "BK": 128, "STAGES": 8, "SPLITS": 1, "STAGGER": 8},
+                                    {"BM": 64, "BN": 32, "BK": 128, "STAGES": 4, "IN_FLIGHT": 0, "STAGGER": 3},
+                                    {"BM": 128, "BN": 64, "BK": 64, "STAGES": 4, "STAGGER": 8}])
+@pytest.mark.parametrize("m,n,k", [(9, 2048, 4096), (64, 1000, 1537), (32, 14336, 64), (20, 4096, 4093)])
 def test_swap_ab_wgmma_params_and_the_split_are_correct_with_the_bias(m, n, k, params):
     x, w = _linear_operands(m, n, k, torch.bfloat16)
     bias = torch.randn(n, device="cuda").to(torch.bfloat16)
@@ -178,9 +193,24 @@ def test_swap_ab_wgmma_params_and_the_split_are_correct_with_the_bias(m, n, k, p
 
 
 @needs_hopper
-def test_swap_ab_wgmma_gives_the_same_bits_on_every_run():
+@pytest.mark.parametrize("b_layout", ["col", "row"])
+@pytest.mark.parametrize("stagger", [2, 8])
+@pytest.mark.parametrize("m,n,k", [(17, 4096, 4096), (64, 300, 1000), (5, 129, 8193)])
+def test_swap_ab_wgmma_staggered_walk_over_k_is_correct_in_both_b_layouts(m, n, k, stagger, b_layout):
+    # Each tile row starts its k-tiles at band (row % STAGGER) of its K range and wraps, split or not.
+    x, w = _linear_operands(m, n, k, torch.bfloat16)
+    b = w.t() if b_layout == "col" else w.t().contiguous()
+    for splits in (0, 1):
+        out = torch.full((m, n), float("nan"), device="cuda", dtype=torch.float32)
+        warpgemm.matmul(x, b, kernel=WGMMA, out=out, out_dtype=torch.float32, STAGGER=stagger, SPLITS=splits)
+        assert _rel(out, x.double() @ w.double().t()) < 1e-5, f"SPLITS={splits}"
+
+
+@needs_hopper
+@pytest.mark.parametrize("params", [{}, {"STAGGER": 8, "SPLITS": 1, "STAGES": 7, "BK": 128, "BM": 64}])
+def test_swap_ab_wgmma_gives_the_same_bits_on_every_run(params):
     x, w = _linear_operands(48, 4096, 4096, torch.bfloat16)
-    first = warpgemm.matmul(x, w.t(), kernel=WGMMA)
+    first = warpgemm.matmul(x, w.t(), kernel=WGMMA, **params)
     for _ in range(3):
-        assert torch.equal(warpgemm.matmul(x, w.t(), kernel=WGMMA), first)
+        assert torch.equal(warpgemm.matmul(x, w.t(), kernel=WGMMA, **params), first)
 

@@ -77,10 +77,13 @@ def test_the_h200_has_decode_rules_of_its_own(m, n, k, kernel, params):
 
 @pytest.mark.parametrize("m,n,k,params", [
     # docs/results/decode_sweep_cold_h100.json: every candidate on weights of its own
-    (1, 14336, 4096, {"ROW_GROUPS": 1, "WARPS": 16, "UNROLL": 2, "L2_256B": 1}),
-    (4, 14336, 4096, {"ROW_GROUPS": 2, "WARPS": 8, "UNROLL": 1, "L2_256B": 1}),
-    (8, 14336, 4096, {"ROW_GROUPS": 2, "WARPS": 8, "UNROLL": 1, "L2_256B": 1}),
+    # and, up to 8 rows, the walk over k staggered in 8 bands (docs/decode.md, "In step")
+    (1, 14336, 4096, {"ROW_GROUPS": 1, "WARPS": 16, "UNROLL": 2, "L2_256B": 1, "STAGGER": 8}),
+    (4, 14336, 4096, {"ROW_GROUPS": 1, "WARPS": 16, "UNROLL": 2, "L2_256B": 1, "STAGGER": 8}),
+    (8, 28672, 4096, {"ROW_GROUPS": 1, "WARPS": 16, "UNROLL": 2, "L2_256B": 1, "STAGGER": 8}),
+    (1, 4096, 4096, {"ROW_GROUPS": 1, "WARPS": 16, "UNROLL": 2, "L2_256B": 1, "STAGGER": 8}),
     (16, 8192, 16384, {"ROW_GROUPS": 4, "WARPS": 16, "UNROLL": 1, "L2_256B": 1}),
+    (16, 6144, 6000, {"ROW_GROUPS": 1, "WARPS": 16, "UNROLL": 2, "L2_256B": 1}),
 ])
 def test_the_h100_decode_rules_give_the_measured_choice(m, n, k, params):
     rule = dispatch.choose(90, "bfloat16", m, n, k, layouts=("row", "col"), device="NVIDIA H100 80GB HBM3")
@@ -88,16 +91,33 @@ def test_the_h100_decode_rules_give_the_measured_choice(m, n, k, params):
 
 
 @pytest.mark.parametrize("m,n,k,bm,stages,in_flight", [
-    (16, 4096, 14336, 64, 4, 0), (9, 8192, 8192, 64, 8, 1), (8, 8192, 8192, 64, 8, 1), (3, 6144, 8192, 64, 8, 1),
-    (16, 14336, 4096, 128, 4, 0), (9, 28672, 2048, 128, 4, 0)])
+    (16, 6144, 14336, 64, 4, 0), (9, 8192, 8192, 64, 8, 1), (8, 8192, 8192, 64, 8, 1), (3, 6144, 8192, 64, 8, 1),
+    (16, 14336, 4096, 128, 4, 0), (9, 28672, 2048, 128, 4, 0), (16, 6144, 4096, 64, 4, 0), (9, 8191, 1024, 64, 4, 0)])
 def test_a_long_k_or_a_wide_weight_with_a_few_rows_takes_the_wgmma_decode_rung_on_an_h100(m, n, k, bm, stages,
                                                                                           in_flight):
     # docs/results/decode_sweep_wgmma_cold_h100.json, decode_sweep_wgmma_cold2_h100.json: 1.01x-1.02x
     # cuBLAS where the split-K rung ran 0.97x-0.98x
     rule = dispatch.choose(90, "bfloat16", m, n, k, layouts=("row", "col"), device="NVIDIA H100 80GB HBM3")
     assert rule.kernel == "decode/02_swap_ab_wgmma"
-    assert rule.params == {"BM": bm, "BK": 128, "STAGES": stages, "IN_FLIGHT": in_flight}
+    assert rule.params == {"BM": bm, "BK": 128, "STAGES": stages, "IN_FLIGHT": in_flight, "STAGGER": 8}
     assert dispatch.choose(80, "bfloat16", m, n, k, layouts=("row", "col")).kernel == "decode/01_swap_ab_splitk"
+
+
+@pytest.mark.parametrize("m,n,k,stages", [
+    (32, 4096, 4096, 8), (17, 2048, 4096, 8), (9, 4096, 2048, 8), (16, 4096, 14336, 8), (8, 4096, 14336, 8),
+    (64, 4096, 4096, 7), (33, 3072, 14336, 7), (64, 2048, 4096, 7)])
+def test_a_weight_of_at_most_4224_rows_is_not_split_over_k_on_an_h100(m, n, k, stages):
+    # docs/results/decode_nosplit_h100.json: 64-row tiles of such a weight would be split in two to
+    # fill the SMs; unsplit with a deep ring, half the SMs read it faster.
+    rule = dispatch.choose(90, "bfloat16", m, n, k, layouts=("row", "col"), device="NVIDIA H100 80GB HBM3")
+    assert rule.kernel == "decode/02_swap_ab_wgmma"
+    assert rule.params == {"BM": 64, "BK": 128, "STAGES": stages, "IN_FLIGHT": 1, "SPLITS": 1}
+
+
+@pytest.mark.parametrize("m,n,k", [(64, 1024, 4096), (32, 1024, 4096), (8, 4096, 4096), (32, 6144, 4096)])
+def test_weights_outside_the_unsplit_buckets_keep_their_rules(m, n, k):
+    rule = dispatch.choose(90, "bfloat16", m, n, k, layouts=("row", "col"), device="NVIDIA H100 80GB HBM3")
+    assert rule.params.get("SPLITS", 0) == 0
 
 
 def test_large_m_on_an_h200_takes_the_rules_every_hopper_shares():

@@ -92,6 +92,23 @@ RULES: tuple[Rule, ...] = (
       for dt in ("bfloat16", "float16")
       for n, k, p in (((12288, INF), (0, 4096), {"BM": 128, "BK": 128, "STAGES": 4, "IN_FLIGHT": 1}),
                       ((0, INF), (0, INF), {"BM": 64, "BK": 128, "STAGES": 6, "IN_FLIGHT": 1}))),
+    # fp16 / bf16 decode on Hopper (the H100; the H200 has its own above), where W has at most
+    # 4224 rows: rung 02 with no K split and a deep ring. At 64-row tiles such a weight makes at
+    # most 66 tiles, and the persistent schedule would split each one's K range in two to fill the
+    # SMs; a split costs a partial-sum round trip at the end of every tile, while one SM with 8
+    # stages (7 at 64 tokens) and a k-tile of wgmma in flight keeps 112-128 KB of W in flight, and
+    # half the SMs read the weight as fast as all of them. Swept cold on an H100
+    # (docs/results/decode_nosplit_h100.json): 32 x 4096 x 4096 1.05x cuBLAS (0.92x split),
+    # 64 x 4096 x 4096 1.00x (0.90x), 32 x 3072 x 4096 1.27x, 32 x 4096 x 2048 1.06x (0.86x),
+    # 16 x 4096 x 14336 1.05x, 8 x 4096 x 14336 1.04x (rung 01: 1.02x).
+    *(Rule("decode/02_swap_ab_wgmma", dt, capability=(90, 90), layouts=_LINEAR, m=m, n=n, k=k, params=p,
+           note="measured on an H100 (docs/results/decode_nosplit_h100.json)")
+      for dt in ("bfloat16", "float16")
+      for m, n, k, p in (
+          ((9, 32), (2048, 4224), (0, INF), {"BM": 64, "BK": 128, "STAGES": 8, "IN_FLIGHT": 1, "SPLITS": 1}),
+          ((3, 8), (2048, 4224), (12288, INF), {"BM": 64, "BK": 128, "STAGES": 8, "IN_FLIGHT": 1, "SPLITS": 1}),
+          ((33, 64), (2048, 4224), (0, INF), {"BM": 64, "BK": 128, "STAGES": 7, "IN_FLIGHT": 1, "SPLITS": 1}),
+      )),
     # fp16 / bf16 with 9..16 rows (3..8 at N >= 6144) and a long K, or 9..16 rows of a wide, short
     # weight, on Hopper (the H100; the H200 has its own above): rung 02, whose tokens' tile is read
     # once per 64 or 128 rows of W. Swept cold on an H100 (scripts/decode_sweep.py,
@@ -99,16 +116,21 @@ RULES: tuple[Rule, ...] = (
     # 1.01x / 1.01x cuBLAS at 16 x 4096 x 14336 / 16 x 8192 x 8192 / 16 x 14336 x 4096 and 1.00x at
     # 4 x 8192 x 8192, where rung 01 ran 0.97x-0.98x; 8 stages and a k-tile of wgmma in flight at K
     # below 12288 (docs/results/decode_wgmma_rule_check3_h100.json: 1.003x-1.007x for 4-16 rows of
-    # 8192 x 8192, against 0.992x-0.994x with 4 stages and none in flight).
+    # 8192 x 8192, against 0.992x-0.994x with 4 stages and none in flight); 9-16 rows of a weight of
+    # 4225-8191 rows and K <= 4096 (docs/results/decode_6144_h100.json: 1.09x at 16 x 6144 x 4096,
+    # where rung 01 ran 0.94x). Every H100 rule of rung
+    # 02 staggers the tiles' walks over k in 8 bands (STAGGER; docs/decode.md, "In step"): 0.6%-1.8%
+    # at 16 and 64 x 8192 x 8192, none lost.
     *(Rule("decode/02_swap_ab_wgmma", dt, capability=(90, 90), layouts=_LINEAR, m=m, n=n, k=k, params=p,
            note="measured on an H100 by scripts/decode_sweep.py")
       for dt in ("bfloat16", "float16")
       for m, n, k, p in (
-          ((9, 16), (0, 12287), (12288, 16383), {"BM": 64, "BK": 128, "STAGES": 4, "IN_FLIGHT": 0}),
-          ((9, 16), (0, 12287), (8192, 12287), {"BM": 64, "BK": 128, "STAGES": 8, "IN_FLIGHT": 1}),
-          ((3, 8), (6144, 12287), (8192, 12287), {"BM": 64, "BK": 128, "STAGES": 8, "IN_FLIGHT": 1}),
-          ((3, 8), (6144, 12287), (12288, 16383), {"BM": 64, "BK": 128, "STAGES": 4, "IN_FLIGHT": 0}),
-          ((9, 16), (12288, INF), (0, 4096), {"BM": 128, "BK": 128, "STAGES": 4, "IN_FLIGHT": 0}),
+          ((9, 16), (0, 12287), (12288, 16383), {"BM": 64, "BK": 128, "STAGES": 4, "IN_FLIGHT": 0, "STAGGER": 8}),
+          ((9, 16), (0, 12287), (8192, 12287), {"BM": 64, "BK": 128, "STAGES": 8, "IN_FLIGHT": 1, "STAGGER": 8}),
+          ((3, 8), (6144, 12287), (8192, 12287), {"BM": 64, "BK": 128, "STAGES": 8, "IN_FLIGHT": 1, "STAGGER": 8}),
+          ((3, 8), (6144, 12287), (12288, 16383), {"BM": 64, "BK": 128, "STAGES": 4, "IN_FLIGHT": 0, "STAGGER": 8}),
+          ((9, 16), (12288, INF), (0, 4096), {"BM": 128, "BK": 128, "STAGES": 4, "IN_FLIGHT": 0, "STAGGER": 8}),
+          ((9, 16), (4225, 8191), (0, 4096), {"BM": 64, "BK": 128, "STAGES": 4, "IN_FLIGHT": 0, "STAGGER": 8}),
       )),
     # fp16 / bf16 with 17..64 rows on Hopper: swap AB on the wgmma pipeline, where the first decode
     # kernel's loads of A outnumber those of W. Parameters from scripts/decode_sweep.py on an H100
@@ -116,8 +138,8 @@ RULES: tuple[Rule, ...] = (
     *(Rule("decode/02_swap_ab_wgmma", dt, capability=(90, 90), layouts=_EITHER_B, m=(17, 64), n=n, params=p,
            note="measured on an H100 by scripts/decode_sweep.py")
       for dt in ("bfloat16", "float16")
-      for n, p in (((0, 12287), {"BM": 64, "BK": 128, "STAGES": 4, "IN_FLIGHT": 0}),
-                   ((12288, INF), {"BM": 128, "BK": 128, "STAGES": 4, "IN_FLIGHT": 1}))),
+      for n, p in (((0, 12287), {"BM": 64, "BK": 128, "STAGES": 4, "IN_FLIGHT": 0, "STAGGER": 8}),
+                   ((12288, INF), {"BM": 128, "BK": 128, "STAGES": 4, "IN_FLIGHT": 1, "STAGGER": 8}))),
     # fp16 / bf16 with few rows (decode), in the Linear layout: the small-M kernel streams W once.
     # Parameters from scripts/decode_sweep.py on an H100 (docs/results/decode_sweep_h100.json,
     # decode_sweep_small_n_h100.json, decode_sweep_large_m_h100.json, decode_sweep_l2_h100.json;
@@ -127,13 +149,15 @@ RULES: tuple[Rule, ...] = (
            note="measured on an H100 by scripts/decode_sweep.py")
       for dt in ("bfloat16", "float16")
       for m, n, k, p in (
-          ((1, 2), (12288, INF), (0, 4096), {"ROW_GROUPS": 1, "WARPS": 16, "UNROLL": 2, "L2_256B": 1}),
-          ((3, 8), (12288, INF), (0, 4096), {"ROW_GROUPS": 2, "WARPS": 8, "UNROLL": 1, "L2_256B": 1}),
+          ((1, 8), (12288, INF), (0, 4096), {"ROW_GROUPS": 1, "WARPS": 16, "UNROLL": 2, "L2_256B": 1, "STAGGER": 8}),
           ((9, 16), (12288, INF), (0, 4096), {"ROW_GROUPS": 4, "WARPS": 8, "UNROLL": 1, "L2_256B": 1}),
           ((9, 16), (8192, 12287), (2049, INF), {"ROW_GROUPS": 4, "WARPS": 16, "UNROLL": 1, "L2_256B": 1}),
-          ((1, 16), (8192, 12287), (0, 2048), {"ROW_GROUPS": 1, "WARPS": 8, "UNROLL": 2}),
-          ((1, 16), (0, 2048), (0, INF), {"ROW_GROUPS": 1, "WARPS": 16, "UNROLL": 4, "L2_256B": 1}),
-          ((1, 16), (0, INF), (0, INF), {"ROW_GROUPS": 1, "WARPS": 16, "UNROLL": 2, "L2_256B": 1}),
+          ((1, 8), (8192, 12287), (0, 2048), {"ROW_GROUPS": 1, "WARPS": 8, "UNROLL": 2, "STAGGER": 8}),
+          ((9, 16), (8192, 12287), (0, 2048), {"ROW_GROUPS": 1, "WARPS": 8, "UNROLL": 2}),
+          ((1, 8), (0, 2048), (0, INF), {"ROW_GROUPS": 1, "WARPS": 16, "UNROLL": 4, "L2_256B": 1, "STAGGER": 8}),
+          ((9, 16), (0, 2048), (0, INF), {"ROW_GROUPS": 1, "WARPS": 16, "UNROLL": 4, "L2_256B": 1}),
+          ((1, 8), (0, INF), (0, INF), {"ROW_GROUPS": 1, "WARPS": 16, "UNROLL": 2, "L2_256B": 1, "STAGGER": 8}),
+          ((9, 16), (0, INF), (0, INF), {"ROW_GROUPS": 1, "WARPS": 16, "UNROLL": 2, "L2_256B": 1}),
           ((17, 32), (8192, INF), (0, INF), {"ROW_GROUPS": 4, "WARPS": 16, "UNROLL": 2}),
           ((17, 32), (0, 8191), (0, INF), {"ROW_GROUPS": 2, "WARPS": 16, "UNROLL": 2}),
           ((33, 64), (8192, INF), (0, INF), {"ROW_GROUPS": 4, "WARPS": 8, "UNROLL": 2}),

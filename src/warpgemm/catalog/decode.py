@@ -24,7 +24,8 @@ def splitk_valid(p: Mapping[str, int]) -> bool:
     """The split-K body's static_asserts (sm80/swap_ab_splitk.cuh; rung 01 and igemm/08)."""
     return (1 <= p["TOKEN_TILES"] <= 8 and 1 <= p["ROW_GROUPS"] <= 4 and 1 <= p["WARPS"] <= 16
             and 1 <= p["UNROLL"] <= 8 and p["UNROLL"] * p["ROW_GROUPS"] <= 8
-            and 1 <= p["KSPLIT"] <= 16 and p["L2_256B"] in (0, 1) and splitk_smem(p) <= 227 * 1024)
+            and 1 <= p["KSPLIT"] <= 16 and p["L2_256B"] in (0, 1) and p.get("STAGGER", 1) >= 1
+            and splitk_smem(p) <= 227 * 1024)
 
 
 def partial_sums(p: Mapping[str, int]) -> int:
@@ -67,7 +68,7 @@ def _valid_wgmma(p: Mapping[str, int]) -> bool:
     """Rung 02's static_asserts (and the hopper mainloop's)."""
     return (p["BM"] in (64, 128) and p["BN"] in (32, 64) and p["BK"] in (64, 128) and 2 <= p["STAGES"] <= 8
             and p["IN_FLIGHT"] in (0, 1) and p["IN_FLIGHT"] < p["STAGES"] and 0 <= p["SPLITS"] <= hopper.MAX_SPLITS
-            and hopper.smem_bytes(p) <= 227 * 1024)
+            and p["STAGGER"] >= 1 and hopper.smem_bytes(p) <= 227 * 1024)
 
 
 DECODE_FAMILY = Family(
@@ -82,7 +83,7 @@ _f = DECODE_FAMILY.spec
 DECODE: tuple[KernelSpec, ...] = (
     _f(1, "swap AB (W rows on the mma's M side), fragments straight from global memory, K split "
           "across a block's warps", "swap_ab_splitk", "decode_swap_ab_splitk",
-       params={"TOKEN_TILES": 1, "ROW_GROUPS": 1, "WARPS": 16, "UNROLL": 2, "KSPLIT": 1, "L2_256B": 0},
+       params={"TOKEN_TILES": 1, "ROW_GROUPS": 1, "WARPS": 16, "UNROLL": 2, "KSPLIT": 1, "L2_256B": 0, "STAGGER": 1},
        threads=lambda p: 32 * p["WARPS"], tile=lambda p: (8 * p["TOKEN_TILES"], _rows(p)),
        grid=lambda m, n, p: (cdiv(n, _rows(p)), p["KSPLIT"], 1),
        workspace=lambda m, n, k, p, slots: 4 * p["KSPLIT"] * cdiv(n, _rows(p)) * partial_sums(p) if p["KSPLIT"] > 1 else 0,
@@ -91,18 +92,19 @@ DECODE: tuple[KernelSpec, ...] = (
        shape_params=lambda m, n, k: {"TOKEN_TILES": max(1, min(8, cdiv(m, 8)))},
        max_m=lambda p: 8 * p["TOKEN_TILES"],
        tuning={"ROW_GROUPS": (1, 2), "WARPS": (4, 8, 16), "UNROLL": (2, 4, 8), "KSPLIT": (1, 2, 4),
-               "L2_256B": (0, 1)},
+               "L2_256B": (0, 1), "STAGGER": (1, 8)},
        valid=splitk_valid, abi=_args, fused_bias=True, dependent_launch=True),
     _f(2, "swap AB on Hopper's pipeline: W on wgmma's M side streamed by TMA, the tokens shared by a "
           "tile's rows", "swap_ab_wgmma",
        "decode_swap_ab_wgmma", arch="sm_90a", layouts=((ROW, COL), (ROW, ROW)),
        constraints=(hopper.TMA_CONSTRAINT, "A row-major"),
-       params={"BM": 128, "BN": 64, "BK": 64, "STAGES": 8, "IN_FLIGHT": 1, "SPLITS": 0},
+       params={"BM": 128, "BN": 64, "BK": 64, "STAGES": 8, "IN_FLIGHT": 1, "SPLITS": 0, "STAGGER": 1},
        threads=lambda p: 128 * (1 + p["BM"] // 64), tile=lambda p: (p["BN"], p["BM"]), persistent=True,
        smem_bytes=hopper.smem_bytes, abi=_swap_tma_args, last_wave=_swapped(hopper.last_wave),
        workspace=_swapped(hopper.split_scratch), counters=_swapped(hopper.split_counters),
        host_params=("SPLITS",),
        shape_params=lambda m, n, k: {"BN": 32 if m <= 32 else 64},
-       tuning={"BM": (64, 128), "BK": (64, 128), "STAGES": (4, 6, 8), "IN_FLIGHT": (0, 1)},
+       tuning={"BM": (64, 128), "BK": (64, 128), "STAGES": (4, 6, 8), "IN_FLIGHT": (0, 1), "SPLITS": (0, 1),
+               "STAGGER": (1, 8)},
        valid=_valid_wgmma, fused_bias=True, dependent_launch=True),
 )

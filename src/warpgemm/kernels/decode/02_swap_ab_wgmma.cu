@@ -14,6 +14,13 @@
 //   * Too few tiles for the SMs (N / BM of them): the persistent schedule's K split of its last
 //     wave (sm90/tile_scheduler.cuh) cuts each tile's K range over the idle SMs, and
 //     sm90/split_k_reduction.cuh adds the parts in split order: the same bits on every run.
+//     SPLITS = 1 turns the split off: where W has at most 66 tiles of 64 rows (N <= 4224), a
+//     deep ring (8 stages, a k-tile of wgmma in flight) on fewer SMs reads W faster than the
+//     split, whose partial sums cost a round trip at the end of every tile (1.05x cuBLAS against
+//     0.92x at 32 x 4096 x 4096 on an H100; the shipped rules choose it there).
+//   * STAGGER > 1 starts each tile row's walk over k at one of STAGGER bands of its K range, so
+//     that the grid does not read the same columns of W all at once (the WarpSpecializedMainloop
+//     option; 0.6-1.8% at 16 and 64 x 8192 x 8192).
 //   * The epilogue writes the tile transposed, into C's columns, adding the bias per row of W
 //     (sm90/epilogue_direct.cuh, store_direct_transposed).
 // Only the transposed store is new: the rest is the ladder's headers with W and the tokens in each
@@ -33,7 +40,8 @@
 // 128 * (1 + BM / 64) threads, units = T - R + R * splits for T = ceil(N / BM) * ceil(M / BN)
 // tiles. tma_w maps W (N x K) in boxes of BM rows (K-major) or BK rows (B row-major, W
 // M-major), tma_x maps the tokens in boxes of BN rows.
-template <bool A_ROW, bool B_ROW, typename T, typename TC, int BM, int BN, int BK, int STAGES, int IN_FLIGHT>
+template <bool A_ROW, bool B_ROW, typename T, typename TC, int BM, int BN, int BK, int STAGES, int IN_FLIGHT,
+          int STAGGER>
 __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
 decode_swap_ab_wgmma(const __grid_constant__ wg::TmaDescriptor tma_w, const __grid_constant__ wg::TmaDescriptor tma_x,
                      TC* __restrict__ C, int M, int N, int K, int ldc, const T* __restrict__ bias,
@@ -43,7 +51,7 @@ decode_swap_ab_wgmma(const __grid_constant__ wg::TmaDescriptor tma_w, const __gr
     static_assert(BN == 32 || BN == 64, "BN (tokens a tile holds) is 32 or 64: the split reduction reads 16 "
                                         "accumulators a thread at a time, and decode M is at most 64");
     // W = B^T is row-major (K-major) when B is column-major; the tokens are K-major always.
-    using Mainloop = sm90::WarpSpecializedMainloop<T, BM, BN, BK, STAGES, !B_ROW, false, 1, IN_FLIGHT>;
+    using Mainloop = sm90::WarpSpecializedMainloop<T, BM, BN, BK, STAGES, !B_ROW, false, 1, IN_FLIGHT, STAGGER>;
     if (threadIdx.x == 0) Mainloop::init(&tma_w, &tma_x);
     __syncthreads();
 

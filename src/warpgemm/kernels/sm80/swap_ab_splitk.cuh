@@ -32,6 +32,15 @@
 //     SM) each block writes its sums to the workspace and bumps the rows' counter; the block
 //     that finds it was last adds the KSPLIT sums in split order and resets the counter. Either
 //     way the result is the same, bit for bit, on every run.
+//   * The walk staggered over STAGGER bands. Run in step, every block of the grid reads the same
+//     few columns of W at once (its rows 8 KB apart at K = 4096), and then the read speed
+//     depends on where the weight's pages lie: at 16 x 4096 x 4096 bf16 on an H100, one copy of
+//     a weight read in 15.5 us and another, same values, in 14.4 us. With STAGGER > 1, block x
+//     starts at band x % STAGGER of the k chunks and wraps around, so the grid reads STAGGER
+//     columns at a time: every placement then reads as fast, and 1-3% faster than the mean of
+//     the unstaggered ones up to 8 tokens (docs/results/decode_stagger_h100.json). At 16 tokens
+//     it measured slower (14.9 us against 14.4-15.5), and the H100's rules do not use it there.
+//     Only the order of the sum over k changes; it is the same on every run.
 //   * The epilogue's per-element inputs (bias, scales) are loaded before the partial sums are
 //     added, so their latency passes under the reduction; then each sum is finished in fp32 and
 //     rounded once to C's type.
@@ -114,7 +123,7 @@ __device__ __forceinline__ Acc ld_partial(const Acc* p) {
 // ROW_GROUPS * TOKEN_TILES sums and `counters` gridDim.x ints, zero before the launch and zero
 // again after it.
 template <typename T, int TOKEN_TILES, int ROW_GROUPS, int WARPS, int UNROLL, int KSPLIT, int L2_256B,
-          typename Epilogue>
+          typename Epilogue, int STAGGER = 1>
 __device__ __forceinline__ void swap_ab_splitk(const T* __restrict__ A, const T* __restrict__ B, int M, int N, int K,
                                                int lda, int ldb, const Epilogue& epilogue,
                                                typename GemvAtom<T>::Acc* workspace, int* counters) {
@@ -127,6 +136,7 @@ __device__ __forceinline__ void swap_ab_splitk(const T* __restrict__ A, const T*
     static_assert(UNROLL * ROW_GROUPS <= 8, "UNROLL * ROW_GROUPS <= 8: each k chunk of a row group in "
                                             "flight holds 8 registers of W");
     static_assert(1 <= KSPLIT && KSPLIT <= 16, "KSPLIT blocks split K: 1 to 16");
+    static_assert(STAGGER >= 1, "STAGGER: bands the blocks' walks over k start in, 1 (none) or more");
     constexpr int ROWS = 16 * ROW_GROUPS;
     constexpr int CHUNK = Atom::CHUNK;
     constexpr int ELEMS = Atom::ELEMS;
@@ -160,6 +170,10 @@ __device__ __forceinline__ void swap_ab_splitk(const T* __restrict__ A, const T*
     }
 
     const int full_chunks = K / CHUNK;
+    // STAGGER > 1: block x starts its walk over the k chunks at band x % STAGGER of STAGGER and
+    // wraps around, so that the grid's loads spread over STAGGER columns of W at any moment.
+    const int rot = STAGGER > 1 ? static_cast<int>((static_cast<int64_t>(blockIdx.x % STAGGER) * full_chunks) / STAGGER) : 0;
+    const auto chunk_at = [&](int c) { const int p = c + rot; return p >= full_chunks ? p - full_chunks : p; };
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     // Programmatic dependent launch: wait for the grid before this one, then let the next launch.
     griddepcontrol_wait();
@@ -185,8 +199,8 @@ __device__ __forceinline__ void swap_ab_splitk(const T* __restrict__ A, const T*
 #pragma unroll
                 for (int h = 0; h < 2; ++h)
                     w[u][r][h] = (c < full_chunks && w_ok[r][h])
-                                     ? (L2_256B ? ld_global_nc_na_l2_256_v4(w_row[r][h] + c * CHUNK)
-                                                : ld_global_nc_na_v4(w_row[r][h] + c * CHUNK))
+                                     ? (L2_256B ? ld_global_nc_na_l2_256_v4(w_row[r][h] + chunk_at(c) * CHUNK)
+                                                : ld_global_nc_na_v4(w_row[r][h] + chunk_at(c) * CHUNK))
                                      : zero4;
         }
 #pragma unroll
@@ -195,7 +209,7 @@ __device__ __forceinline__ void swap_ab_splitk(const T* __restrict__ A, const T*
             if (c >= full_chunks) break;
 #pragma unroll
             for (int i = 0; i < TOKEN_TILES; ++i) {
-                const uint4 x = x_ok[i] ? ld_global_nc_v4(x_row[i] + c * CHUNK) : zero4;
+                const uint4 x = x_ok[i] ? ld_global_nc_v4(x_row[i] + chunk_at(c) * CHUNK) : zero4;
 #pragma unroll
                 for (int r = 0; r < ROW_GROUPS; ++r) Atom::chunk(acc[r][i], w[u][r][0], w[u][r][1], x);
             }

@@ -35,7 +35,7 @@ namespace wg {
 namespace sm90 {
 
 template <typename T, int BM, int BN, int BK, int STAGES, bool A_ROW, bool B_ROW, int CLUSTER = 1,
-          int IN_FLIGHT = 1>
+          int IN_FLIGHT = 1, int STAGGER = 1>
 struct WarpSpecializedMainloop {
     using Mma = WarpgroupMma<T, BM, BN, BK, A_ROW, B_ROW>;
     using Smem = Stages<Mma, STAGES>;
@@ -54,6 +54,8 @@ struct WarpSpecializedMainloop {
     static_assert(IN_FLIGHT == 0 || IN_FLIGHT == 1, "IN_FLIGHT: k-tiles of wgmma left running while the next is "
                                                     "issued (0 or 1)");
     static_assert(IN_FLIGHT < STAGES, "a stage in use by running wgmma cannot be refilled: IN_FLIGHT < STAGES");
+    static_assert(STAGGER >= 1 && (STAGGER == 1 || CLUSTER == 1),
+                  "STAGGER >= 1, and 1 with clusters (the blocks of a cluster load each k-tile together)");
     static_assert(128 * PRODUCER_REGS + 128 * CONSUMERS * CONSUMER_REGS <= 65536,
                   "the warpgroups' registers exceed the SM's 65536");
 
@@ -66,11 +68,19 @@ struct WarpSpecializedMainloop {
         fence_mbarrier_init();
     }
 
-    // The producer's one thread: k-tiles k_begin .. k_end - 1 of the tile at (m0, n0).
+    // The producer's one thread: k-tiles k_begin .. k_end - 1 of the tile at (m0, n0). With
+    // STAGGER > 1 the tile row m0 / BM starts at band (m0 / BM) % STAGGER of STAGGER of its k range
+    // and wraps around: at any moment the grid reads STAGGER columns of A, not one (decode/02,
+    // where every tile streams rows of one weight from HBM: in step, all of them read the same
+    // columns, and the speed then depends on where the weight's pages lie). The consumers take
+    // the stages in the order they arrive; only the order of the sum over k changes.
     static __device__ __forceinline__ void produce(Cursor<STAGES>& load, const TmaDescriptor* tma_a,
                                                    const TmaDescriptor* tma_b, int m0, int n0, int k_begin,
                                                    int k_end) {
-        for (int kt = k_begin; kt < k_end; ++kt) {
+        const int k_tiles = k_end - k_begin;
+        const int rot = STAGGER > 1 ? ((m0 / BM) % STAGGER) * k_tiles / STAGGER : 0;
+        for (int i = 0; i < k_tiles; ++i) {
+            const int kt = k_begin + (i + rot < k_tiles ? i + rot : i + rot - k_tiles);
             if constexpr (CLUSTER == 1) Smem::load(load, tma_a, tma_b, m0, n0, kt * BK);
             else Smem::template load_multicast_b<CLUSTER>(load, tma_a, tma_b, m0, n0, kt * BK, cluster_ctarank());
         }
