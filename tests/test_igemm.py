@@ -13,6 +13,7 @@ from warpgemm import api, catalog
 WGMMA = "igemm/02_wgmma_s8"
 COPY_A = "igemm/04_transposing_copy"
 SWAP_B = "igemm/05_swap_ab_row_major_b"
+COPY_BOTH = "igemm/09_transposing_both"
 POISON = -(2**31) + 12345
 
 
@@ -66,7 +67,7 @@ def test_the_bench_and_the_tuner_leave_the_scaled_kernel_to_its_own_api():
 
 
 # Each kernel with the layouts it reads in place.
-IN_PLACE = [(WGMMA, "row", "col"), (COPY_A, "col", "col"), (SWAP_B, "row", "row")]
+IN_PLACE = [(WGMMA, "row", "col"), (COPY_A, "col", "col"), (SWAP_B, "row", "row"), (COPY_BOTH, "col", "row")]
 
 
 @pytest.mark.gpu
@@ -82,9 +83,13 @@ def test_every_int8_kernel_is_exact_on_ragged_shapes(m, n, k, kernel, la, lb):
 
 @pytest.mark.gpu
 @needs_hopper
-@pytest.mark.parametrize("kernel,la,lb", IN_PLACE[1:])
-@pytest.mark.parametrize("params", [{"BK": 256, "BN": 128, "STAGES": 2}, {"BN": 128, "STAGES": 3, "GROUP": 16},
-                                    {"BN": 64, "STAGES": 2, "SPLITS": 4}])
+@pytest.mark.parametrize("kernel,la,lb,params", [
+    *((kernel, la, lb, params) for kernel, la, lb in IN_PLACE[1:3]
+      for params in ({"BK": 256, "BN": 128, "STAGES": 2}, {"BN": 128, "STAGES": 3, "GROUP": 16},
+                     {"BN": 64, "STAGES": 2, "SPLITS": 4})),
+    # rung 09 copies B too: BK = 128, BN = 128 or 256
+    *((COPY_BOTH, "col", "row", params) for params in ({"BN": 256, "STAGES": 2}, {"BN": 128, "STAGES": 3, "GROUP": 16},
+                                                       {"BN": 128, "STAGES": 2, "SPLITS": 4}))])
 @pytest.mark.parametrize("m,n,k", [(129, 257, 385), (300, 700, 3001)])
 def test_the_transposing_copy_is_exact_for_every_tile_choice(m, n, k, kernel, la, lb, params):
     a, b = _int8(m, k, la), _int8(k, n, lb)
@@ -101,17 +106,23 @@ def test_the_transposing_copy_is_exact_for_every_tile_choice(m, n, k, kernel, la
 def test_the_transposing_copy_moves_every_byte_to_its_place(kernel, la, lb):
     # One 1 in A's row r at k = c and B = the identity: the product is A itself, so each
     # (r, c) position of the copied tile is seen on its own, across the swizzle's 8 row phases
-    # and all 16 of a thread's k rows.
+    # and all 16 of a thread's k rows. Then the same with the roles exchanged (A the identity, B
+    # the scattered one), for the kernels that copy B.
     m, k = 256, 256
     a = torch.zeros((m, k), dtype=torch.int8)
     rows = torch.arange(m)
     a[rows, (rows * 37 + 11) % k] = 1
     a[rows, (rows * 5 + 3) % k] = -2
     eye = torch.eye(k, dtype=torch.int8)
-    a_dev = a.cuda() if la == "row" else a.t().contiguous().cuda().t()
-    b_dev = eye.cuda() if lb == "row" else eye.t().contiguous().cuda().t()
-    out = warpgemm.matmul(a_dev, b_dev, kernel=kernel)
+
+    def on_device(t: torch.Tensor, layout: str) -> torch.Tensor:
+        return t.cuda() if layout == "row" else t.t().contiguous().cuda().t()
+
+    out = warpgemm.matmul(on_device(a, la), on_device(eye, lb), kernel=kernel)
     assert torch.equal(out.cpu(), a.to(torch.int32))
+    b = a.t().contiguous()  # (k, m): column c of B has its entries at rows c * 37 + 11 ... of A
+    out = warpgemm.matmul(on_device(eye, la), on_device(b, lb), kernel=kernel)
+    assert torch.equal(out.cpu(), b.to(torch.int32))
 
 
 @pytest.mark.gpu
@@ -152,7 +163,7 @@ def test_sums_are_exact_up_to_the_int32_bound_and_wrap_past_it():
 @pytest.mark.gpu
 @needs_hopper
 @pytest.mark.parametrize("la,lb,kernel", [("row", "col", WGMMA), ("col", "col", COPY_A), ("row", "row", SWAP_B),
-                                           ("col", "row", WGMMA)])
+                                           ("col", "row", COPY_BOTH)])
 def test_auto_runs_the_kernel_that_reads_each_layout_in_place_on_hopper(monkeypatch, la, lb, kernel):
     chosen = []
     real = api.run_instance
@@ -172,13 +183,12 @@ def test_int8_goes_through_the_registered_op_under_torch_compile():
 
 
 @pytest.mark.parametrize("la,lb,kernel", [("row", "col", WGMMA), ("col", "col", COPY_A), ("row", "row", SWAP_B),
-                                           ("col", "row", WGMMA)])
+                                           ("col", "row", COPY_BOTH)])
 def test_the_rules_send_each_int8_layout_to_the_kernel_that_reads_it(la, lb, kernel):
     from warpgemm import dispatch
 
     assert dispatch.choose(90, "int8", 4096, 4096, 4096, layouts=(la, lb)).kernel == kernel
-    spec = catalog.get(kernel)
-    assert (la, lb) in spec.layouts or (kernel == WGMMA and (la, lb) == ("col", "row"))
+    assert (la, lb) in catalog.get(kernel).layouts  # read in place: no copy in global memory
 
 
 @pytest.mark.parametrize("bk", [128, 256])

@@ -200,8 +200,9 @@ RULES: tuple[Rule, ...] = (
       for dt in ("bfloat16", "float16")),
     # int8 on Hopper: s8 wgmma on the Hopper pipeline. It reads A row-major and B column-major; a
     # column-major A is copied K-major inside the kernel (rung 04), a row-major B by the same kernel
-    # on the swapped problem (rung 05); A column-major with B row-major is copied into rung 02's
-    # layouts first.
+    # on the swapped problem (rung 05), and both at once by rung 09.
+    Rule("igemm/09_transposing_both", "int8", capability=(90, 90), layouts=(("col", "row"),),
+         note="column-major A and row-major B: both copied K-major in the kernel (docs/igemm.md)"),
     Rule("igemm/04_transposing_copy", "int8", capability=(90, 90), layouts=(("col", "col"),),
          note="column-major A: the in-kernel transposing copy (docs/igemm.md)"),
     Rule("igemm/05_swap_ab_row_major_b", "int8", capability=(90, 90), layouts=(("row", "row"),),

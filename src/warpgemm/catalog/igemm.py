@@ -11,7 +11,9 @@ Rung 04 reads a column-major A (copied K-major in shared memory by the kernel) w
 ABI; rung 05 reads a row-major B by running rung 04 on C^T = B^T A^T, its maps B^T's then A^T's.
 Rung 06 is W8A8 at decode sizes: rung 03's arguments on decode/02's swap-AB pipeline (the
 weight's map, then the tokens'). Rung 08 is W8A8 at a few tokens on decode/01's split-K body
-(sm_80 on): the ladder's ABI, then the scales and bias, the workspace and the counters."""
+(sm_80 on): the ladder's ABI, then the scales and bias, the workspace and the counters. Rung 09
+reads a column-major A with a row-major B, both copied K-major in shared memory, with rung 02's
+ABI."""
 
 from __future__ import annotations
 
@@ -95,6 +97,19 @@ def _valid_copying(p: Mapping[str, int]) -> bool:
     return (p["BM"] == 128 and p["BN"] in (64, 128, 192, 256) and p["BK"] in (128, 256)
             and 2 <= p["STAGES"] <= 8 and p["GROUP"] >= 1 and 0 <= p["SPLITS"] <= hopper.MAX_SPLITS
             and _smem_copying(p) <= 227 * 1024)
+
+
+def _smem_both(p: Mapping[str, int]) -> int:
+    # Rung 04's shared memory, then two BN x BK target tiles of B (sm90/mainloop_transposing.cuh,
+    # COPY_B).
+    return _smem_copying(p) + 2 * p["BN"] * p["BK"]
+
+
+def _valid_both(p: Mapping[str, int]) -> bool:
+    """Rung 09: rung 04's asserts, BK = 128 and BN a multiple of 128 (each consumer copies whole
+    64-row bands of B), and B's target tiles in shared memory."""
+    return (p["BM"] == 128 and p["BN"] in (128, 256) and p["BK"] == 128 and 2 <= p["STAGES"] <= 8
+            and p["GROUP"] >= 1 and 0 <= p["SPLITS"] <= hopper.MAX_SPLITS and _smem_both(p) <= 227 * 1024)
 
 
 def _scaled_swap_args(inst: Any, a: Any, b: Any, c: Any, m: int, n: int, k: int, workspace: Any = None,
@@ -291,4 +306,9 @@ IGEMM: tuple[KernelSpec, ...] = (
        max_m=lambda p: 8 * p["TOKEN_TILES"], valid=decode.splitk_valid, dependent_launch=True,
        tuning={"ROW_GROUPS": (1, 2), "WARPS": (4, 8, 16), "UNROLL": (2, 4, 8), "KSPLIT": (1, 2, 4),
                "L2_256B": (0, 1)}),
+    _f(9, "A column-major and B row-major: the consumers copy both tiles K-major in shared memory",
+       "transposing_both", "igemm_transposing_both", abi=_tma_args,
+       constraints=(_TMA8, "A column-major, B row-major", _K_BOUND),
+       **{**_PIPELINE, "layouts": ((COL, ROW),), "params": {**_COPYING, "STAGES": 2}, "smem_bytes": _smem_both,
+          "valid": _valid_both, "tuning": {"BN": (128, 256), "STAGES": (2, 3, 4), "GROUP": (8, 16)}}),
 )

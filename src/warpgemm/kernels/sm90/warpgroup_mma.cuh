@@ -17,9 +17,10 @@ template <typename T, int BM, int BN, int BK, bool A_ROW, bool B_ROW>
 struct WarpgroupMma {
     using OperandA = SwizzledOperand<T, BM, BK, A_ROW>;
     using OperandB = SwizzledOperand<T, BN, BK, !B_ROW>;
-    // An 8-bit MN-major A is only landed here; a transposing copy turns it K-major before any
-    // wgmma reads it (sm90/mainloop_transposing.cuh), so its atom reads K-major.
-    using Atom = Gmma<T, BN, (A_ROW || sizeof(T) == 1) ? 0 : 1, B_ROW ? 1 : 0>;
+    // An 8-bit MN-major operand (A column-major, B row-major) is only landed here; a transposing
+    // copy turns it K-major before any wgmma reads it (sm90/mainloop_transposing.cuh), so its atom
+    // reads K-major.
+    using Atom = Gmma<T, BN, (A_ROW || sizeof(T) == 1) ? 0 : 1, (B_ROW && sizeof(T) == 2) ? 1 : 0>;
     using Acc = typename Atom::Acc;
     static constexpr int ACC = BN / 2;  // accumulators per thread
     static constexpr int K_STEPS = BK / Atom::K;
