@@ -35,7 +35,7 @@
 //   * The walk staggered over STAGGER bands. Run in step, every block of the grid reads the same
 //     few columns of W at once (its rows 8 KB apart at K = 4096), and then the read speed
 //     depends on where the weight's pages lie: at 16 x 4096 x 4096 bf16 on an H100, one copy of
-//     a weight read in 15.5 us and another, same values, in 14.4 us. With STAGGER > 1, block x
+//     a weight read in 15.2-15.5 us and others, same values, in 14.4 us. With STAGGER > 1, block x
 //     starts at band x % STAGGER of the k chunks and wraps around, so the grid reads STAGGER
 //     columns at a time: every placement then reads as fast, and 1-3% faster than the mean of
 //     the unstaggered ones up to 8 tokens (docs/results/decode_stagger_h100.json). At 16 tokens
@@ -172,8 +172,12 @@ __device__ __forceinline__ void swap_ab_splitk(const T* __restrict__ A, const T*
     const int full_chunks = K / CHUNK;
     // STAGGER > 1: block x starts its walk over the k chunks at band x % STAGGER of STAGGER and
     // wraps around, so that the grid's loads spread over STAGGER columns of W at any moment.
-    const int rot = STAGGER > 1 ? static_cast<int>((static_cast<int64_t>(blockIdx.x % STAGGER) * full_chunks) / STAGGER) : 0;
-    const auto chunk_at = [&](int c) { const int p = c + rot; return p >= full_chunks ? p - full_chunks : p; };
+    const int rot =
+        STAGGER > 1 ? static_cast<int>(static_cast<int64_t>(blockIdx.x % STAGGER) * full_chunks / STAGGER) : 0;
+    const auto chunk_at = [&](int c) {
+        const int p = c + rot;
+        return p >= full_chunks ? p - full_chunks : p;
+    };
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     // Programmatic dependent launch: wait for the grid before this one, then let the next launch.
     griddepcontrol_wait();
