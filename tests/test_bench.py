@@ -59,6 +59,17 @@ def _result():
     return {"family": "sgemm", "suite": "square", "context": ctx, "results": rows}
 
 
+def test_the_model_benchmark_alternates_which_side_runs_first(monkeypatch):
+    from warpgemm.bench import model
+
+    calls = []
+    monkeypatch.setattr(model, "_time_ms", lambda fn: (fn(), 1.0)[1])
+    times = model._interleaved({"unpatched": lambda: calls.append("u"), "patched": lambda: calls.append("p")}, 4)
+    assert calls[:4] == ["u", "u", "p", "p"]  # the warm-up: each twice
+    assert calls[4:] == ["u", "p", "p", "u", "u", "p", "p", "u"]  # neither always follows the other
+    assert times == {"unpatched": [1.0] * 4, "patched": [1.0] * 4}
+
+
 def test_case_table_shows_time_rate_ratio_and_error():
     text = report.case_table(_result()["results"])
     assert "M=64, N=64, K=64" in text

@@ -41,13 +41,16 @@ def _time_ms(fn: Callable[[], Any]) -> float:
 
 
 def _interleaved(runs: dict[str, Callable[[], Any]], rounds: int) -> dict[str, list[float]]:
+    """Each run once a round, ``rounds`` rounds, the order reversed every other round (so that
+    neither side always follows the other)."""
     for fn in runs.values():  # warm-up: compile, tune-table reads, graph capture
         fn()
         fn()
     times: dict[str, list[float]] = {k: [] for k in runs}
-    for _ in range(rounds):
-        for k, fn in runs.items():
-            times[k].append(_time_ms(fn))
+    order = list(runs)
+    for r in range(rounds):
+        for k in (order if r % 2 == 0 else order[::-1]):
+            times[k].append(_time_ms(runs[k]))
     return times
 
 
@@ -71,7 +74,7 @@ def run(layers: int = 8, hidden: int = 2048, batch: int = 4, prompt: int = 1024,
     with torch.no_grad():
         t = _interleaved({"unpatched": lambda: unpatched(ids), "patched": lambda: patched(ids)}, rounds)
     results["prefill"] = {"unpatched_ms": statistics.median(t["unpatched"]),
-                          "patched_ms": statistics.median(t["patched"]), "speedup": _ratio(t)}
+                          "patched_ms": statistics.median(t["patched"]), "speedup": _ratio(t), "rounds_ms": t}
 
     short = torch.randint(0, vocab, (decode_batch, 16), device="cuda")
 
@@ -83,14 +86,14 @@ def run(layers: int = 8, hidden: int = 2048, batch: int = 4, prompt: int = 1024,
         t = _interleaved({"unpatched": generate(unpatched), "patched": generate(patched)}, rounds)
     results["decode_eager"] = {"unpatched_ms_per_token": statistics.median(t["unpatched"]) / new_tokens,
                                "patched_ms_per_token": statistics.median(t["patched"]) / new_tokens,
-                               "speedup": _ratio(t)}
+                               "speedup": _ratio(t), "rounds_ms": t}
     if graphs:
         with torch.no_grad():
             t = _interleaved({"unpatched": generate(unpatched, cache_implementation="static"),
                               "patched": generate(patched, cache_implementation="static")}, rounds)
         results["decode_graphs"] = {"unpatched_ms_per_token": statistics.median(t["unpatched"]) / new_tokens,
                                     "patched_ms_per_token": statistics.median(t["patched"]) / new_tokens,
-                                    "speedup": _ratio(t)}
+                                    "speedup": _ratio(t), "rounds_ms": t}
     results["fallbacks"] = dict(wnn.fallbacks)
     results["context"] = context.collect()
     return results
