@@ -143,6 +143,7 @@ PY
       if [ -n "${DECODE_SPACE:-}" ]; then
         timeout "${SWEEP_TIMEOUT:-400}" python3 scripts/decode_sweep.py --kernel decode/02_swap_ab_wgmma \
           --ms ${DECODE_MS:-16 32 64} --space "$DECODE_SPACE" --rounds ${DECODE_ROUNDS:-11} \
+          --replicates ${DECODE_REPLICATES:-2} \
           --json "$OUT/decode_sweep_wgmma_$gpu.json" 2>&1 | tee "$OUT/decode_sweep_wgmma_$gpu.log" | grep -E '^M=|GB/s'
         summary+=("decode sweep: exit $?")
       fi
@@ -159,7 +160,8 @@ PY
       timeout 500 python3 -m pytest -p no:cacheprovider -m gpu -n 8 -q tests/test_igemm.py tests/test_scaled.py \
         tests/test_int4.py 2>&1 | tee "$OUT/pytest_igemm.log" | tail -4
       summary+=("igemm pytest: $(grep -aE '[0-9]+ (passed|failed)' "$OUT/pytest_igemm.log" | tail -1)")
-      for l in "row col igemm/02_wgmma_s8" "col col igemm/04_transposing_copy" "row row igemm/05_swap_ab_row_major_b"; do
+      for l in "row col igemm/02_wgmma_s8" "col col igemm/04_transposing_copy" "row row igemm/05_swap_ab_row_major_b" \
+               "col row igemm/09_transposing_both"; do
         set -- $l
         timeout 200 python3 -m warpgemm.cli bench igemm --shapes 4096^3 8192^3 --a-layout $1 --b-layout $2 \
           --kernels $3 --no-progress --json "$OUT/igemm_${1}_${2}_$gpu.json" 2>&1 | tail -12
