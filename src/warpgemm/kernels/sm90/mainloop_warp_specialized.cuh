@@ -73,16 +73,23 @@ struct WarpSpecializedMainloop {
     // and wraps around: at any moment the grid reads STAGGER columns of A, not one (decode/02,
     // where every tile streams rows of one weight from HBM: in step, all of them read the same
     // columns, and the speed then depends on where the weight's pages lie). The consumers take
-    // the stages in the order they arrive; only the order of the sum over k changes.
+    // the stages in the order they arrive; only the order of the sum over k changes. STAGGER = 1
+    // keeps the plain loop, so the rungs that do not stagger compile to the same machine code.
     static __device__ __forceinline__ void produce(Cursor<STAGES>& load, const TmaDescriptor* tma_a,
                                                    const TmaDescriptor* tma_b, int m0, int n0, int k_begin,
                                                    int k_end) {
-        const int k_tiles = k_end - k_begin;
-        const int rot = STAGGER > 1 ? ((m0 / BM) % STAGGER) * k_tiles / STAGGER : 0;
-        for (int i = 0; i < k_tiles; ++i) {
-            const int kt = k_begin + (i + rot < k_tiles ? i + rot : i + rot - k_tiles);
-            if constexpr (CLUSTER == 1) Smem::load(load, tma_a, tma_b, m0, n0, kt * BK);
-            else Smem::template load_multicast_b<CLUSTER>(load, tma_a, tma_b, m0, n0, kt * BK, cluster_ctarank());
+        if constexpr (STAGGER == 1) {
+            for (int kt = k_begin; kt < k_end; ++kt) {
+                if constexpr (CLUSTER == 1) Smem::load(load, tma_a, tma_b, m0, n0, kt * BK);
+                else Smem::template load_multicast_b<CLUSTER>(load, tma_a, tma_b, m0, n0, kt * BK, cluster_ctarank());
+            }
+        } else {  // CLUSTER == 1 (asserted above)
+            const int k_tiles = k_end - k_begin;
+            const int rot = ((m0 / BM) % STAGGER) * k_tiles / STAGGER;
+            for (int i = 0; i < k_tiles; ++i) {
+                const int kt = k_begin + (i + rot < k_tiles ? i + rot : i + rot - k_tiles);
+                Smem::load(load, tma_a, tma_b, m0, n0, kt * BK);
+            }
         }
     }
 
