@@ -192,11 +192,14 @@ def test_the_rules_send_each_int8_layout_to_the_kernel_that_reads_it(la, lb, ker
 
 
 @pytest.mark.parametrize("bk", [128, 256])
-@pytest.mark.parametrize("consumer", [0, 1])
-def test_the_transposing_copy_is_free_of_bank_conflicts_on_the_bank_model(consumer, bk):
-    # The addresses of sm90/transposing_copy.cuh for BM = 128, per warp and instruction: 16
-    # four-byte loads from the MN-major tile (one 128-byte row per k under Swizzle<3,4,3>, each lane
-    # reading its rows in the order j ^ f) and 4 sixteen-byte stores into the K-major tile.
+@pytest.mark.parametrize("row0", [0, 64, 128, 192])
+def test_the_transposing_copy_is_free_of_bank_conflicts_on_the_bank_model(row0, bk):
+    # The addresses of sm90/transposing_copy.cuh, per warp and instruction, for a warpgroup that
+    # copies the 64 rows from row0: a consumer's rows of A (row0 = 0, 64) or a band of B's (rung
+    # 09, BN = 256: row0 = 0 .. 192), which it writes at row0 * 128 in B's target. 16 four-byte
+    # loads from the MN-major tile (one 128-byte row per k under Swizzle<3,4,3>, 128 rows of mn a
+    # slab, each lane reading its rows in the order j ^ f) and 4 sixteen-byte stores into the
+    # K-major tile.
     from warpgemm.layout.banks import bank_conflicts
 
     for warp in range(4):
@@ -204,15 +207,16 @@ def test_the_transposing_copy_is_free_of_bank_conflicts_on_the_bank_model(consum
         kb = [4 * (warp >> 1) + (l & 3) for l in lanes]
         m4 = [8 * (warp & 1) + (l >> 2) for l in lanes]
         f = [2 * (l & 3) for l in lanes]
-        mn = [64 * consumer + 4 * m for m in m4]
+        mn = [row0 + 4 * m for m in m4]
         for p in range(bk // 128):
             for j in range(16):
                 k = [128 * p + 16 * kb[l] + (j ^ f[l]) for l in lanes]
-                loads = [k[l] * 128 + ((((mn[l] % 128) >> 4) ^ (k[l] & 7)) << 4) + (mn[l] & 15) for l in lanes]
+                loads = [(mn[l] // 128) * bk * 128 + k[l] * 128 + ((((mn[l] % 128) >> 4) ^ (k[l] & 7)) << 4)
+                         + (mn[l] & 15) for l in lanes]
                 assert bank_conflicts(loads, 4).conflict_free, (warp, p, j)
             for i in range(4):
                 r = [4 * m4[l] + i for l in lanes]
-                stores = [p * 64 * 128 + r[l] * 128 + ((kb[l] ^ (r[l] & 7)) << 4) for l in lanes]
+                stores = [row0 * 128 + p * 64 * 128 + r[l] * 128 + ((kb[l] ^ (r[l] & 7)) << 4) for l in lanes]
                 assert bank_conflicts(stores, 16).conflict_free, (warp, p, i)
     # The same loads in plain k order would conflict: the rotation is what the test sees.
     k = [16 * (4 + (l & 3)) for l in range(32)]
