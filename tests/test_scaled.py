@@ -183,7 +183,8 @@ def _on_sm80() -> bool:
 @pytest.mark.gpu
 @pytest.mark.skipif("not _on_sm80()", reason="mma.sync m16n8k32 s8 needs compute capability 8.0")
 @pytest.mark.parametrize("params", [{}, {"KSPLIT": 4}, {"ROW_GROUPS": 2, "WARPS": 4, "UNROLL": 4},
-                                    {"WARPS": 8, "UNROLL": 8, "L2_256B": 0}, {"KSPLIT": 2, "ROW_GROUPS": 2}])
+                                    {"WARPS": 8, "UNROLL": 8, "L2_256B": 0}, {"KSPLIT": 2, "ROW_GROUPS": 2},
+                                    {"STAGGER": 8}, {"STAGGER": 3, "KSPLIT": 2}])
 @pytest.mark.parametrize("out_dtype", [torch.bfloat16, torch.float16, torch.float32])
 @pytest.mark.parametrize("m,n,k", [(1, 256, 128), (3, 13, 33), (8, 1000, 2049), (16, 300, 4160), (11, 4096, 64),
                                    (5, 70, 7), (33, 50, 130), (64, 96, 200), (2, 17, 65), (7, 15, 63),

@@ -296,7 +296,7 @@ IGEMM: tuple[KernelSpec, ...] = (
        arch="sm_80", layouts=((ROW, COL),), abi=_splitk_args, outputs={"int8": ("bfloat16", "float16", "float32")},
        called_by="warpgemm.scaled_matmul",
        constraints=(_VEC16, "A row-major, B column-major (B = W^T)", "M <= 64 (8 * TOKEN_TILES)", _K_BOUND),
-       params={"TOKEN_TILES": 1, "ROW_GROUPS": 1, "WARPS": 16, "UNROLL": 2, "KSPLIT": 1, "L2_256B": 1},
+       params={"TOKEN_TILES": 1, "ROW_GROUPS": 1, "WARPS": 16, "UNROLL": 2, "KSPLIT": 1, "L2_256B": 1, "STAGGER": 1},
        threads=lambda p: 32 * p["WARPS"], tile=lambda p: (8 * p["TOKEN_TILES"], 16 * p["ROW_GROUPS"]),
        grid=lambda m, n, p: (cdiv(n, 16 * p["ROW_GROUPS"]), p["KSPLIT"], 1),
        workspace=lambda m, n, k, p, slots: (4 * p["KSPLIT"] * cdiv(n, 16 * p["ROW_GROUPS"]) * decode.partial_sums(p)
@@ -305,7 +305,7 @@ IGEMM: tuple[KernelSpec, ...] = (
        smem_bytes=decode.splitk_smem, shape_params=lambda m, n, k: {"TOKEN_TILES": max(1, min(8, cdiv(m, 8)))},
        max_m=lambda p: 8 * p["TOKEN_TILES"], valid=decode.splitk_valid, dependent_launch=True,
        tuning={"ROW_GROUPS": (1, 2), "WARPS": (4, 8, 16), "UNROLL": (2, 4, 8), "KSPLIT": (1, 2, 4),
-               "L2_256B": (0, 1)}),
+               "L2_256B": (0, 1), "STAGGER": (1, 8)}),
     _f(9, "A column-major and B row-major: the consumers copy both tiles K-major in shared memory",
        "transposing_both", "igemm_transposing_both", abi=_tma_args,
        constraints=(_TMA8, "A column-major, B row-major", _K_BOUND),

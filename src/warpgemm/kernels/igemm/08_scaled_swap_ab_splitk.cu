@@ -50,7 +50,7 @@ struct ScaledStore {
 // C (M, N) = (A (M, K) @ B (K, N)) * scale_a * scale_b + bias, B = W^T. Launch as decode/01 (the
 // workspace holds s32 sums), with igemm/03's scales and bias where decode/01 takes its bias.
 template <bool A_ROW, bool B_ROW, typename T, typename TC, int TOKEN_TILES, int ROW_GROUPS, int WARPS,
-          int UNROLL, int KSPLIT, int L2_256B>
+          int UNROLL, int KSPLIT, int L2_256B, int STAGGER>
 __global__ void __launch_bounds__(32 * WARPS)
 igemm_scaled_swap_ab_splitk(const T* __restrict__ A, const T* __restrict__ B, TC* __restrict__ C, int M, int N,
                             int K, int lda, int ldb, int ldc, const float* __restrict__ scale_a, int scale_a_step,
@@ -61,6 +61,6 @@ igemm_scaled_swap_ab_splitk(const T* __restrict__ A, const T* __restrict__ B, TC
     static_assert(A_ROW && !B_ROW, "A row-major (tokens, K) and B = W^T, W (N, K) row-major: both k-contiguous");
     static_assert(is_16bit_float<TC> || same_type<TC, float>::value, "TC must be half_t, bf16_t or float");
     const sm80::ScaledStore<TC> epilogue{C, ldc, {scale_a, scale_a_step, scale_b, scale_b_step, bias}};
-    sm80::swap_ab_splitk<T, TOKEN_TILES, ROW_GROUPS, WARPS, UNROLL, KSPLIT, L2_256B>(A, B, M, N, K, lda, ldb, epilogue,
-                                                                                    workspace, counters);
+    sm80::swap_ab_splitk<T, TOKEN_TILES, ROW_GROUPS, WARPS, UNROLL, KSPLIT, L2_256B, sm80::ScaledStore<TC>, STAGGER>(
+        A, B, M, N, K, lda, ldb, epilogue, workspace, counters);
 }
