@@ -97,10 +97,11 @@ RULES: tuple[Rule, ...] = (
     # most 66 tiles, and the persistent schedule would split each one's K range in two to fill the
     # SMs; a split costs a partial-sum round trip at the end of every tile, while one SM with 8
     # stages (7 at 64 tokens) and a k-tile of wgmma in flight keeps 112-128 KB of W in flight, and
-    # half the SMs read the weight as fast as all of them. Swept cold on an H100
-    # (docs/results/decode_nosplit_h100.json): 32 x 4096 x 4096 1.05x cuBLAS (0.92x split),
-    # 64 x 4096 x 4096 1.00x (0.90x), 32 x 3072 x 4096 1.27x, 32 x 4096 x 2048 1.06x (0.86x),
-    # 16 x 4096 x 14336 1.05x, 8 x 4096 x 14336 1.04x (rung 01: 1.02x).
+    # half the SMs read the weight as fast as all of them. Swept cold on an H100, two placements a
+    # candidate (docs/results/decode_nosplit_h100.json): 32 x 4096 x 4096 1.04x cuBLAS (0.92x
+    # split), 64 x 4096 x 4096 1.00x (0.88x), 16 x 4096 x 4096 1.18x, 32 x 2048 x 4096 1.18x
+    # (1.05x), 32 x 4096 x 14336 1.06x (1.01x); in exploratory runs also 32 x 3072 x 4096 1.27x,
+    # 32 x 4096 x 2048 1.06x (0.86x) and 8 x 4096 x 14336 1.04x (rung 01: 1.02x).
     *(Rule("decode/02_swap_ab_wgmma", dt, capability=(90, 90), layouts=_LINEAR, m=m, n=n, k=k, params=p,
            note="measured on an H100 (docs/results/decode_nosplit_h100.json)")
       for dt in ("bfloat16", "float16")
@@ -118,9 +119,9 @@ RULES: tuple[Rule, ...] = (
     # below 12288 (docs/results/decode_wgmma_rule_check3_h100.json: 1.003x-1.007x for 4-16 rows of
     # 8192 x 8192, against 0.992x-0.994x with 4 stages and none in flight); 9-16 rows of a weight of
     # 4225-8191 rows and K <= 4096 (docs/results/decode_6144_h100.json: 1.09x at 16 x 6144 x 4096,
-    # where rung 01 ran 0.94x). Every H100 rule of rung
-    # 02 staggers the tiles' walks over k in 8 bands (STAGGER; docs/decode.md, "In step"): 0.6%-1.8%
-    # at 16 and 64 x 8192 x 8192, none lost.
+    # where rung 01 ran 0.94x). These rules and the ones for 17..64 rows below stagger the tiles'
+    # walks over k in 8 bands (STAGGER; docs/decode.md, "In step"): 0.6%-1.8% at 16 and 64 x 8192
+    # x 8192, none lost.
     *(Rule("decode/02_swap_ab_wgmma", dt, capability=(90, 90), layouts=_LINEAR, m=m, n=n, k=k, params=p,
            note="measured on an H100 by scripts/decode_sweep.py")
       for dt in ("bfloat16", "float16")
@@ -144,7 +145,10 @@ RULES: tuple[Rule, ...] = (
     # Parameters from scripts/decode_sweep.py on an H100 (docs/results/decode_sweep_h100.json,
     # decode_sweep_small_n_h100.json, decode_sweep_large_m_h100.json, decode_sweep_l2_h100.json;
     # the wide, short-K weights and 9-16 rows of the 8192 x 8192 one re-measured with every
-    # candidate on weights of its own, docs/results/decode_sweep_cold_h100.json).
+    # candidate on weights of its own, docs/results/decode_sweep_cold_h100.json). Up to 8 rows the
+    # walk over k is staggered in 8 bands: measured with one row group of 16 warps
+    # (docs/results/decode_stagger_h100.json: 1-3% at 1-8 x 4096 x 4096, 8192 x 8192 and 14336 x
+    # 4096, slower at 16 rows) and carried to the other bucket choices up to 8 rows.
     *(Rule("decode/01_swap_ab_splitk", dt, capability=(80, INF), layouts=_LINEAR, m=m, n=n, k=k, params=p,
            note="measured on an H100 by scripts/decode_sweep.py")
       for dt in ("bfloat16", "float16")
