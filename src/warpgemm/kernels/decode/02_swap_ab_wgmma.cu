@@ -16,7 +16,7 @@
 //     sm90/split_k_reduction.cuh adds the parts in split order: the same bits on every run.
 //     SPLITS = 1 turns the split off: where W has at most 66 tiles of 64 rows (N <= 4224), a
 //     deep ring (8 stages, a k-tile of wgmma in flight) on fewer SMs reads W faster than the
-//     split, whose partial sums cost a round trip at the end of every tile (1.05x cuBLAS against
+//     split, whose partial sums cost a round trip at the end of every tile (1.04x cuBLAS against
 //     0.92x at 32 x 4096 x 4096 on an H100; the shipped rules choose it there).
 //   * STAGGER > 1 starts each tile row's walk over k at one of STAGGER bands of its K range, so
 //     that the grid does not read the same columns of W all at once (the WarpSpecializedMainloop
