@@ -35,6 +35,16 @@ def _packed(rows: int, k: int, signed: bool) -> int4.Packed:
     return int4.Packed.from_values(torch.randint(lo, hi, (rows, k), dtype=torch.int8, device="cuda"), signed=signed)
 
 
+def _choice(text: str) -> tuple[str, dict[str, int]]:
+    """A ``--kernels`` entry, ``NAME[:P=V,...]``: the kernel and its template parameters."""
+    name, _, rest = text.partition(":")
+    params = {}
+    for item in filter(None, rest.split(",")):
+        key, _, value = item.partition("=")
+        params[key] = int(value)
+    return name, params
+
+
 def _int8(rows: int, cols: int) -> torch.Tensor:
     return torch.randint(-128, 128, (rows, cols), dtype=torch.int8, device="cuda")
 
@@ -42,8 +52,8 @@ def _int8(rows: int, cols: int) -> torch.Tensor:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--shapes", type=int, nargs="+", default=[4096, 8192], help="M = N = K of each problem")
-    ap.add_argument("--kernels", nargs="+", default=None, help="int4 kernels to time (default: every one that "
-                    "runs on this GPU)")
+    ap.add_argument("--kernels", nargs="+", default=None, help="int4 kernels to time, NAME or NAME:P=V,... "
+                    "(default: every one that runs on this GPU)")
     ap.add_argument("--unsigned-too", action="store_true", help="also time u4 operands (default: s4 only)")
     ap.add_argument("--min-rounds", type=int, default=10)
     ap.add_argument("--json")
@@ -62,8 +72,10 @@ def main() -> int:
             a8 = [_int8(s, s) for _ in range(sets)]
             w8 = [_int8(s, s) for _ in range(sets)]
             runners = {INT8: lambda i: warpgemm.matmul(a8[i], w8[i].t())}
-            for name in kernels:
-                runners[name] = lambda i, name=name: warpgemm.matmul(a4[i], w4[i].t(), kernel=name)
+            for label in kernels:
+                name, params = _choice(label)
+                runners[label] = lambda i, name=name, params=params: warpgemm.matmul(a4[i], w4[i].t(), kernel=name,
+                                                                                     **params)
             for r in runners.values():
                 r(0)
             t = timing.interleaved(runners, sets, min_rounds=args.min_rounds)
