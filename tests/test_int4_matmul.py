@@ -26,9 +26,8 @@ from warpgemm.layout.fragments import unpack_fragments
 
 WIDEN = "int4/05_widen_to_s8_wgmma"
 REGISTER_A = "int4/06_widen_a_to_registers"
-PRODUCER = "int4/07_producer_widens_b"
 KERNELS = ["int4/01_wmma_m8n8k32", "int4/02_mma_m8n8k32", "int4/03_mma_m16n8k32", "int4/04_mma_m16n8k64", WIDEN,
-           REGISTER_A, PRODUCER]
+           REGISTER_A]
 POISON = -(2**31) + 12345
 
 
@@ -145,7 +144,7 @@ def test_int4_mm_passes_opcheck():
 def test_the_int4_family_has_one_rung_per_4bit_mma_form_then_the_hopper_widening_rungs():
     specs = catalog.kernels("int4")
     assert [s.name for s in specs] == KERNELS
-    assert [s.arch for s in specs] == ["sm_75", "sm_75", "sm_80", "sm_80", "sm_90a", "sm_90a", "sm_90a"]
+    assert [s.arch for s in specs] == ["sm_75", "sm_75", "sm_80", "sm_80", "sm_90a", "sm_90a"]
     for s in specs:
         assert s.layouts == (("row", "col"),)
         assert s.outputs == {"int4": ("int32",), "uint4": ("int32",)} and s.math == "i4i32"
@@ -154,20 +153,19 @@ def test_the_int4_family_has_one_rung_per_4bit_mma_form_then_the_hopper_widening
         assert str(S4_K_MAX) in text and str(U4_K_MAX) in text
         assert ("emulates" in text) == (s.arch != "sm_90a")
         assert s.valid(s.resolve())
-    for name in (WIDEN, REGISTER_A, PRODUCER):
+    for name in (WIDEN, REGISTER_A):
         widen = catalog.get(name)
         assert widen.persistent and widen.host_params == ("SPLITS",) and widen.name in CLEARS_PAD_ON_HOST
 
 
-@pytest.mark.parametrize("kernel", [REGISTER_A, PRODUCER])
-def test_the_register_a_rungs_refuse_an_s4_k_past_their_bound_by_name(kernel):
+def test_the_register_a_rung_refuses_an_s4_k_past_its_bound_by_name():
     from warpgemm import int4_matmul
 
-    spec, _ = int4_matmul.spec_for(kernel, 90, "int4", 1, 1, S4_HIGH_K_MAX, {})
-    assert spec.name == kernel and S4_HIGH_K_MAX == 131071 and 64 * 256 * S4_HIGH_K_MAX <= 2**31 - 1
+    spec, _ = int4_matmul.spec_for(REGISTER_A, 90, "int4", 1, 1, S4_HIGH_K_MAX, {})
+    assert spec.name == REGISTER_A and S4_HIGH_K_MAX == 131071 and 64 * 256 * S4_HIGH_K_MAX <= 2**31 - 1
     with pytest.raises(ValueError, match="exact only up to K = 131071; got K = 131072"):
-        int4_matmul.spec_for(kernel, 90, "int4", 1, 1, S4_HIGH_K_MAX + 1, {})
-    assert int4_matmul.spec_for(kernel, 90, "uint4", 1, 1, 10**6, {})[0].name == kernel
+        int4_matmul.spec_for(REGISTER_A, 90, "int4", 1, 1, S4_HIGH_K_MAX + 1, {})
+    assert int4_matmul.spec_for(REGISTER_A, 90, "uint4", 1, 1, 10**6, {})[0].name == REGISTER_A
     assert int4_matmul.spec_for("auto", 90, "int4", 1, 1, 10**6, {})[0].name == WIDEN  # past the bound
 
 
@@ -713,25 +711,6 @@ REGISTER_A_CASES = [
 @pytest.mark.parametrize("signed", [True, False])
 def test_the_register_a_rung_is_exact_with_each_tile_and_split(params, shape, signed):
     _assert_exact(REGISTER_A, shape, signed, launches=2, **params)
-
-
-# Rung 07: its tiles, stage counts and B slots, the split last wave, K tails, many tiles.
-PRODUCER_CASES = [
-    ({}, (1000, 3000, 4096)), ({"SPLITS": 4}, (300, 600, 8192)), ({"SPLITS": 16}, (1, 1, 100001)),
-    ({"BN": 128, "STAGES": 3}, (777, 555, 1999)), ({"BN": 128, "STAGES": 8, "B_SLOTS": 2}, (128, 128, 128)),
-    ({"BN": 64, "STAGES": 2}, (65, 63, 160)), ({"STAGES": 5, "GROUP": 16}, (2049, 4097, 672)),
-    ({"BN": 192, "STAGES": 6, "SPLITS": 1}, (513, 385, 3071)), ({"B_SLOTS": 2}, (129, 257, 1153)),
-    ({"B_SLOTS": 4, "STAGES": 3}, (300, 700, 3001)), ({}, (256, 512, 256)),
-]
-
-
-@pytest.mark.gpu
-@pytest.mark.parametrize("params,shape", PRODUCER_CASES,
-                         ids=["".join(f"{k}{v}-" for k, v in p.items()) + "x".join(map(str, s))
-                              for p, s in PRODUCER_CASES])
-@pytest.mark.parametrize("signed", [True, False])
-def test_the_producer_widening_rung_is_exact_with_each_tile_slot_count_and_split(params, shape, signed):
-    _assert_exact(PRODUCER, shape, signed, launches=2, **params)
 
 
 @pytest.mark.gpu

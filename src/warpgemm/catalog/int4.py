@@ -147,19 +147,6 @@ def _valid_register_a(p: Mapping[str, int]) -> bool:
             and p["GROUP"] >= 1 and 0 <= p["SPLITS"] <= hopper.MAX_SPLITS and _smem_register_a(p) <= 227 * 1024)
 
 
-def _smem_producer_widening(p: Mapping[str, int]) -> int:
-    """Rung 07: the packed ring, its and B's barriers, then B_SLOTS 8-bit B tiles."""
-    return p["STAGES"] * (p["BM"] + p["BN"]) * p["BK"] // 2 + 1024 + p["B_SLOTS"] * p["BN"] * p["BK"]
-
-
-def _valid_producer_widening(p: Mapping[str, int]) -> bool:
-    """Rung 07's static_asserts: rung 06's, BN up to 256 (the consumers no longer hold the
-    widening's registers), 2 or more B slots."""
-    return (p["BM"] == 128 and p["BK"] == 128 and p["BN"] in (64, 128, 192, 256) and 2 <= p["STAGES"] <= 8
-            and 2 <= p["B_SLOTS"] <= 4 and p["GROUP"] >= 1 and 0 <= p["SPLITS"] <= hopper.MAX_SPLITS
-            and _smem_producer_widening(p) <= 227 * 1024)
-
-
 def _smem_widening(p: Mapping[str, int]) -> int:
     """The packed ring ((BM + BN) rows of BK / 2 bytes a stage), its barriers in a 1024-byte gap,
     then two slots of 8-bit target tiles ((BM + BN) rows of BK bytes): sm90/mainloop_widening.cuh."""
@@ -175,11 +162,7 @@ def _valid_widening(p: Mapping[str, int]) -> bool:
 
 _WIDEN = "widen_to_s8_wgmma"
 _REGISTER_A = "widen_a_to_registers"
-_PRODUCER = "producer_widens_b"
-HIGH_NIBBLE_S4 = frozenset({f"int4/06_{_REGISTER_A}", f"int4/07_{_PRODUCER}"})
-"""Kernels that widen an s4 value to 16 times itself (and shift the sums back): exact only to
-:data:`S4_HIGH_K_MAX` for s4."""
-CLEARS_PAD_ON_HOST = frozenset({f"int4/05_{_WIDEN}", *HIGH_NIBBLE_S4})
+CLEARS_PAD_ON_HOST = frozenset({f"int4/05_{_WIDEN}", f"int4/06_{_REGISTER_A}"})
 """Kernels that multiply an odd K's pad nibble like a value: :mod:`warpgemm.int4_matmul` clears it
 in one operand (a copy of the one with fewer rows) before the launch."""
 
@@ -235,22 +218,13 @@ INT4: tuple[KernelSpec, ...] = (
        constraints=(*_HOPPER_CONSTRAINTS, "the s8 (s4) or u8 (u4) wgmma, A from registers: no emulation",
                     f"s4: values widened to 16 times themselves, so K <= {S4_HIGH_K_MAX} (longer K is refused)"),
        **_HOPPER),
-    _f(7, "Hopper: rung 06 with B widened by the producer warpgroup's idle warps into a ring of its own; the "
-          "consumers no longer meet each other, and hold 128 x 256 tiles", _PRODUCER, "int4_producer_widens_b",
-       arch="sm_90a", abi=_register_a_args,
-       params={"BM": 128, "BN": 256, "BK": 128, "STAGES": 4, "B_SLOTS": 3, "GROUP": 8, "SPLITS": 0},
-       smem_bytes=_smem_producer_widening, valid=_valid_producer_widening,
-       tuning={"BN": (192, 256), "STAGES": (3, 4, 5), "B_SLOTS": (2, 3), "GROUP": (8, 16), "SPLITS": (0, 1)},
-       constraints=(*_HOPPER_CONSTRAINTS, "the s8 (s4) or u8 (u4) wgmma, A from registers: no emulation",
-                    f"s4: values widened to 16 times themselves, so K <= {S4_HIGH_K_MAX} (longer K is refused)"),
-       **_HOPPER),
 )
 
 
 def exact_k_limit(kernel: str, signed: bool) -> int | None:
     """The K past which ``kernel``'s sums are no longer the exact ones wrapped to int32, where that
     is short of :func:`k_max` (rung 06 with s4); else None. ``warpgemm.matmul`` refuses longer K."""
-    return S4_HIGH_K_MAX if signed and kernel in HIGH_NIBBLE_S4 else None
+    return S4_HIGH_K_MAX if signed and kernel == f"int4/06_{_REGISTER_A}" else None
 
 
 def k_max(signed: bool) -> int:

@@ -62,40 +62,6 @@
 namespace wg {
 namespace sm90 {
 
-// The register-A fragment of one k-tile for this thread of consumer warpgroup `consumer`, widened from
-// the packed A tile (int4/06, int4/07): rows 64 consumer + 16 w + g and + 8 (w the warp of the
-// warpgroup, g = lane / 4), a[step][register], in the k order of B's widening (WideningCopy).
-// HIGH: s4 values as 16 times themselves (the nibble at the top of its byte).
-template <bool SIGNED, bool HIGH>
-struct RegisterAFragment {
-    static constexpr int K_STEPS = 4;  // a k-tile of 128 values: four k32 steps, one packed 16-byte chunk each
-
-    // `packed_a`: the stage's packed A tile, under the 64-byte swizzle, 64 bytes a row.
-    static __device__ __forceinline__ void widen(uint32_t packed_a, int consumer, uint32_t (&a)[K_STEPS][4]) {
-        const int lane = threadIdx.x & 31;
-        const int row = 64 * consumer + 16 * ((threadIdx.x >> 5) & 3) + (lane >> 2);
-        const int t = lane & 3;
-        const int shift = 4 * (t & 1);  // the even values (lo) or the odd ones (hi)
-        const int word = t >> 1;
-#pragma unroll
-        for (int s = 0; s < K_STEPS; ++s)
-#pragma unroll
-            for (int h = 0; h < 2; ++h) {  // rows g and g + 8: the same swizzle, (r / 2) % 4
-                // Words t / 2 and 2 + t / 2 of chunk s: two 4-byte loads, one wavefront each.
-                const uint32_t chunk = packed_a + (row + 8 * h) * 64 + ((s ^ ((row >> 1) & 3)) << 4) + 4 * word;
-                const uint32_t lo_word = ld_shared_u32(chunk);
-                const uint32_t hi_word = ld_shared_u32(chunk + 8);
-                if constexpr (HIGH) {  // 16 * v: the nibble to the top of its byte
-                    a[s][h] = (lo_word << (4 - shift)) & 0xF0F0F0F0u;
-                    a[s][2 + h] = (hi_word << (4 - shift)) & 0xF0F0F0F0u;
-                } else {
-                    a[s][h] = widen4_bytes<SIGNED>((lo_word >> shift) & 0x0F0F0F0Fu);
-                    a[s][2 + h] = widen4_bytes<SIGNED>((hi_word >> shift) & 0x0F0F0F0Fu);
-                }
-            }
-    }
-};
-
 template <typename T, int BM, int BN, int BK, int STAGES>
 struct RegisterAWideningMainloop : PackedPipeline<T, BM, BN, BK, STAGES> {
     using Base = PackedPipeline<T, BM, BN, BK, STAGES>;
@@ -125,6 +91,32 @@ struct RegisterAWideningMainloop : PackedPipeline<T, BM, BN, BK, STAGES> {
         return Smem::base() + TARGETS_AT + slot * TargetB::BYTES;
     }
 
+    // A's fragment of k-tile `stage` for this thread: rows 16 w + g and + 8 of the consumer's 64
+    // (packed tile under the 64-byte swizzle, 64 bytes a row), as a[step][register].
+    static __device__ __forceinline__ void widen_a(uint32_t packed_a, int consumer, uint32_t (&a)[K_STEPS][4]) {
+        const int lane = threadIdx.x & 31;
+        const int row = 64 * consumer + 16 * ((threadIdx.x >> 5) & 3) + (lane >> 2);
+        const int t = lane & 3;
+        const int shift = 4 * (t & 1);  // the even values (lo) or the odd ones (hi)
+        const int word = t >> 1;
+#pragma unroll
+        for (int s = 0; s < K_STEPS; ++s)
+#pragma unroll
+            for (int h = 0; h < 2; ++h) {  // rows g and g + 8: the same swizzle, (r / 2) % 4
+                // Words t / 2 and 2 + t / 2 of chunk s: two 4-byte loads, one wavefront each.
+                const uint32_t chunk = packed_a + (row + 8 * h) * 64 + ((s ^ ((row >> 1) & 3)) << 4) + 4 * word;
+                const uint32_t lo_word = ld_shared_u32(chunk);
+                const uint32_t hi_word = ld_shared_u32(chunk + 8);
+                if constexpr (HIGH) {  // 16 * v: the nibble to the top of its byte
+                    a[s][h] = (lo_word << (4 - shift)) & 0xF0F0F0F0u;
+                    a[s][2 + h] = (hi_word << (4 - shift)) & 0xF0F0F0F0u;
+                } else {
+                    a[s][h] = widen4_bytes<Base::SIGNED>((lo_word >> shift) & 0x0F0F0F0Fu);
+                    a[s][2 + h] = widen4_bytes<Base::SIGNED>((hi_word >> shift) & 0x0F0F0F0Fu);
+                }
+            }
+    }
+
     // Widen k-tile `use`'s share for this consumer: its half of B into B's target slot SLOT, its A
     // rows into register set SLOT; then hand the stage back and fence the stores for wgmma.
     template <int SLOT>
@@ -137,7 +129,7 @@ struct RegisterAWideningMainloop : PackedPipeline<T, BM, BN, BK, STAGES> {
         Copy::template copy_one_ahead<B_ROWS>(Smem::b(use.stage) + B_ROWS * consumer * PackedTile<BN>::ROW_BYTES,
                                               target_b(SLOT) + B_ROWS * consumer * TargetB::ROW_BYTES,
                                               threadIdx.x & 127);
-        RegisterAFragment<Base::SIGNED, HIGH>::widen(Smem::a(use.stage), consumer, a[SLOT]);
+        widen_a(Smem::a(use.stage), consumer, a[SLOT]);
         __syncwarp();
         if ((threadIdx.x & 31) == 0) ring.consumer_release(use.stage);  // both operands are in registers
         fence_proxy_async_shared();

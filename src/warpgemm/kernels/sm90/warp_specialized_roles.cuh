@@ -34,18 +34,6 @@ __device__ __forceinline__ void await_prerequisite_grids() {
     griddepcontrol_launch_dependents();
 }
 
-// Whether the producer warpgroup's warps 1-3 work too: a main loop that says so with
-// PRODUCER_WARPS_WORK = true has them call its widen_b(cursor, k_tiles, warp) for every unit
-// (int4/07 widens B there); for the others they only wait.
-template <typename Mainloop, typename = void>
-struct producer_warps_work {
-    static constexpr bool value = false;
-};
-template <typename Mainloop>
-struct producer_warps_work<Mainloop, decltype(void(Mainloop::PRODUCER_WARPS_WORK))> {
-    static constexpr bool value = Mainloop::PRODUCER_WARPS_WORK;
-};
-
 // `Tiles` is GridTile, PersistentTiles or PersistentClusterTiles (sm90/tile_scheduler.cuh). Call
 // after the ring is set up and the block (or cluster) has synchronised.
 template <typename Mainloop, typename Tiles, typename Epilogue>
@@ -61,13 +49,6 @@ __device__ __forceinline__ void warp_specialized_roles(const Tiles& tiles, const
             for (int u = tiles.first(); u < tiles.total; u = tiles.next(u)) {
                 const Work w = tiles.work(u, k_tiles);
                 Mainloop::produce(cursor, tma_a, tma_b, w.m0, w.n0, w.k_begin, w.k_end);
-            }
-        } else if constexpr (producer_warps_work<Mainloop>::value) {
-            if (threadIdx.x >= 32) {
-                for (int u = tiles.first(); u < tiles.total; u = tiles.next(u)) {
-                    const Work w = tiles.work(u, k_tiles);
-                    Mainloop::widen_b(cursor, w.k_end - w.k_begin, threadIdx.x / 32);
-                }
             }
         }
         __syncwarp();
