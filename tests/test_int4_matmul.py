@@ -201,6 +201,14 @@ def test_every_int4_kernel_compiles_for_each_arch_without_spills(name, arch, dty
     assert spec.smem_bytes(spec.resolve()) <= (64 if arch == "sm_75" else 227) * 1024
 
 
+@pytest.mark.parametrize("bn,stages", [(128, 7), (192, 7), (256, 6)])
+def test_the_register_a_rungs_tiles_compile_without_spills_or_serialised_wgmma(bn, stages):
+    # 256 columns fit only because the producer warpgroup gives the consumers 240 registers a thread.
+    k = warpgemm.compile(REGISTER_A, "sm_90a", a_layout="row", b_layout="col", in_dtype="int4", BN=bn, STAGES=stages)
+    assert k.spill_bytes == 0 and "C751" not in k.log, k.log
+    assert catalog.get(REGISTER_A).resolve()["BN"] == 256
+
+
 def test_a_layout_the_kernels_do_not_read_is_refused_before_compiling():
     with pytest.raises(ValueError, match="does not read A row-major with B row-major"):
         warpgemm.compile("int4/04_mma_m16n8k64", "sm_80", a_layout="row", b_layout="row")
@@ -371,9 +379,9 @@ def _widen_tile(packed: bytes, rows: int, signed: bool) -> bytearray:
         for tid in range(128):
             src = _load_address(p, tid)
             words = [int.from_bytes(packed[src + 4 * j:src + 4 * j + 4], "little") for j in range(4)]
-            wide = [x for w in words for x in _widen_nibbles(w, signed)]
-            for s, dst in enumerate(_store_addresses(p, tid)):
-                out[dst:dst + 16] = b"".join(x.to_bytes(4, "little") for x in wide[4 * s:4 * s + 4])
+            halves = [_widen_nibbles(w, signed) for w in words]
+            for h, dst in enumerate(_store_addresses(p, tid)):  # the low nibbles, then the high ones
+                out[dst:dst + 16] = b"".join(half[h].to_bytes(4, "little") for half in halves)
     return out
 
 
@@ -385,11 +393,11 @@ def _unswizzled(tile: bytearray, r: int, pos: int) -> int:
 
 @pytest.mark.parametrize("signed", [True, False])
 def test_the_widening_puts_value_k_of_position_p_by_the_permutation_for_any_nibbles(signed):
-    """Position P of a widened row holds value ((4,2),16):((2,1),8)(P) of the k-tile, as an s8 or u8
+    """Position P of a widened row holds value (4,4,2,4):(2,8,1,32)(P) of the k-tile, as an s8 or u8
     byte, for every nibble value; every position once."""
     from warpgemm.layout import Layout
 
-    k_of = Layout(((4, 2), 16), ((2, 1), 8))
+    k_of = Layout((4, 4, 2, 4), (2, 8, 1, 32))
     assert sorted(k_of(pos) for pos in range(128)) == list(range(128))
     rows = 64
     values = _values(rows, 128, signed)
@@ -420,19 +428,16 @@ def test_a_and_b_widened_alike_give_the_dot_products_of_the_values(signed):
 def _register_a_bytes(packed_row: bytes, signed: bool, s: int, t: int) -> tuple[list[int], list[int]]:
     """The bytes rung 06's lane (g, t) widens for one row into A's registers of k step s, as s8 or
     u8 values: a0 (or a1), positions 4t..4t+3, and a2 (or a3), positions 16+4t..16+4t+3 (its
-    widen_a). s4 takes the high-nibble form: each byte is 16 times the value."""
-    chunk = packed_row[16 * s:16 * s + 16]
-    out = []
-    for word in (t >> 1, 2 + (t >> 1)):
-        w = int.from_bytes(chunk[4 * word:4 * word + 4], "little")
-        if signed:  # (w << (4 - shift)) & 0xF0F0F0F0, bytes read as s8
-            bits = (w << (4 - 4 * (t & 1))) & 0xF0F0F0F0
+    widen_a): the low and the high nibbles of word t of chunk s. s4 takes the high-nibble form:
+    each byte is 16 times the value."""
+    w = int.from_bytes(packed_row[16 * s + 4 * t:16 * s + 4 * t + 4], "little")
+    if signed:  # (w << 4) & 0xF0F0F0F0 and w & 0xF0F0F0F0, bytes read as s8
+        out = []
+        for bits in ((w << 4) & 0xF0F0F0F0, w & 0xF0F0F0F0):
             raw = [(bits >> (8 * b)) & 0xFF for b in range(4)]
             out.append([x - 256 if x >= 128 else x for x in raw])
-        else:
-            bits = w >> (4 * (t & 1))
-            out.append([(bits >> (8 * b)) & 0xF for b in range(4)])
-    return out[0], out[1]
+        return out[0], out[1]
+    return [(w >> (8 * b)) & 0xF for b in range(4)], [(w >> (8 * b + 4)) & 0xF for b in range(4)]
 
 
 def _high_nibble_tile(packed: bytes, rows: int) -> bytearray:
@@ -442,9 +447,9 @@ def _high_nibble_tile(packed: bytes, rows: int) -> bytearray:
         for tid in range(128):
             src = _load_address(p, tid)
             words = [int.from_bytes(packed[src + 4 * j:src + 4 * j + 4], "little") for j in range(4)]
-            wide = [x for w in words for x in ((w << 4) & 0xF0F0F0F0, w & 0xF0F0F0F0)]
-            for s, dst in enumerate(_store_addresses(p, tid)):
-                out[dst:dst + 16] = b"".join(x.to_bytes(4, "little") for x in wide[4 * s:4 * s + 4])
+            halves = [((w << 4) & 0xF0F0F0F0, w & 0xF0F0F0F0) for w in words]
+            for h, dst in enumerate(_store_addresses(p, tid)):
+                out[dst:dst + 16] = b"".join(half[h].to_bytes(4, "little") for half in halves)
     return out
 
 
@@ -473,26 +478,25 @@ def test_a_widened_into_registers_matches_b_widened_into_its_tile_position_by_po
 
 
 def test_the_register_a_loads_are_free_of_bank_conflicts_under_the_64_byte_swizzle():
-    """Rung 06's loads of packed A: per warp, k step, row half and word, lane (g, t) reads word
-    t / 2 (or 2 + t / 2) of the 16-byte chunk s of row 16 w + g (+ 8) from a tile TMA lands under
-    the 64-byte swizzle (chunk q of row r at q ^ (r / 2) % 4). Unswizzled, the same reads
+    """Rung 06's loads of packed A: per warp, k step and row half, lane (g, t) reads word t of the
+    16-byte chunk s of row 16 w + g (+ 8) from a tile TMA lands under the 64-byte swizzle (chunk q
+    of row r at q ^ (r / 2) % 4): 32 different words, one wavefront. Unswizzled, the same reads
     conflict four ways."""
     from warpgemm.layout.banks import bank_conflicts
 
-    def address(lane: int, row: int, s: int, second: int, swizzled: bool) -> int:
+    def address(lane: int, row: int, s: int, swizzled: bool) -> int:
         chunk = (s ^ ((row >> 1) & 3)) if swizzled else s
-        return 64 * row + 16 * chunk + 4 * ((lane % 4) // 2) + 8 * second
+        return 64 * row + 16 * chunk + 4 * (lane % 4)
 
     for consumer in range(2):
         for warp in range(4):
             for s in range(4):
                 for h in range(2):
-                    for second in range(2):
-                        rows = [64 * consumer + 16 * warp + lane // 4 + 8 * h for lane in range(32)]
-                        swz = [address(lane, r, s, second, True) for lane, r in enumerate(rows)]
-                        plain = [address(lane, r, s, second, False) for lane, r in enumerate(rows)]
-                        assert bank_conflicts(swz, 4).conflicts == 0
-                        assert bank_conflicts(plain, 4).wavefronts == 4
+                    rows = [64 * consumer + 16 * warp + lane // 4 + 8 * h for lane in range(32)]
+                    swz = [address(lane, r, s, True) for lane, r in enumerate(rows)]
+                    plain = [address(lane, r, s, False) for lane, r in enumerate(rows)]
+                    assert len(set(swz)) == 32 and bank_conflicts(swz, 4).conflicts == 0
+                    assert bank_conflicts(plain, 4).wavefronts == 4
 
 
 def test_the_64_byte_swizzle_takes_boxes_of_at_most_64_bytes():
@@ -700,7 +704,9 @@ REGISTER_A_CASES = [
     ({}, (1000, 3000, 4096)), ({"SPLITS": 4}, (300, 600, 8192)), ({"SPLITS": 16}, (1, 1, 100001)),
     ({"BN": 128, "STAGES": 3}, (777, 555, 1999)), ({"BN": 128, "STAGES": 8}, (128, 128, 128)),
     ({"BN": 64, "STAGES": 2}, (65, 63, 160)), ({"STAGES": 4, "GROUP": 16}, (2049, 4097, 672)),
-    ({"STAGES": 7, "SPLITS": 1}, (513, 385, 3071)), ({}, (129, 193, 129)), ({}, (256, 384, 256)),
+    ({"STAGES": 6, "SPLITS": 1}, (513, 385, 3071)), ({}, (129, 193, 129)), ({}, (256, 384, 256)),
+    ({"BN": 192, "STAGES": 7}, (1000, 3000, 4096)), ({"BN": 192, "STAGES": 7, "SPLITS": 3}, (300, 700, 3001)),
+    ({"BN": 256, "STAGES": 4}, (129, 257, 1153)), ({"SPLITS": 2}, (257, 513, 2049)),
 ]
 
 

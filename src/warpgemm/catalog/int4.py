@@ -142,8 +142,8 @@ def _smem_register_a(p: Mapping[str, int]) -> int:
 
 
 def _valid_register_a(p: Mapping[str, int]) -> bool:
-    """Rung 06's static_asserts: rung 05's, with BN at most 192 (registers)."""
-    return (p["BM"] == 128 and p["BK"] == 128 and p["BN"] in (64, 128, 192) and 2 <= p["STAGES"] <= 8
+    """Rung 06's static_asserts: rung 05's (BN up to 256: the consumers then take 240 registers)."""
+    return (p["BM"] == 128 and p["BK"] == 128 and p["BN"] in (64, 128, 192, 256) and 2 <= p["STAGES"] <= 8
             and p["GROUP"] >= 1 and 0 <= p["SPLITS"] <= hopper.MAX_SPLITS and _smem_register_a(p) <= 227 * 1024)
 
 
@@ -212,9 +212,9 @@ INT4: tuple[KernelSpec, ...] = (
        **_HOPPER),
     _f(6, "Hopper: rung 05 with A widened straight into the register-A wgmma's fragment; only B via shared "
           "memory", _REGISTER_A, "int4_widen_a_to_registers", arch="sm_90a",
-       abi=_register_a_args, params={"BM": 128, "BN": 192, "BK": 128, "STAGES": 7, "GROUP": 8, "SPLITS": 0},
+       abi=_register_a_args, params={"BM": 128, "BN": 256, "BK": 128, "STAGES": 6, "GROUP": 8, "SPLITS": 0},
        smem_bytes=_smem_register_a, valid=_valid_register_a,
-       tuning={"BN": (128, 192), "STAGES": (4, 6, 7), "GROUP": (8, 16), "SPLITS": (0, 1)},
+       tuning={"BN": (128, 192, 256), "STAGES": (4, 5, 6, 7), "GROUP": (8, 16), "SPLITS": (0, 1)},
        constraints=(*_HOPPER_CONSTRAINTS, "the s8 (s4) or u8 (u4) wgmma, A from registers: no emulation",
                     f"s4: values widened to 16 times themselves, so K <= {S4_HIGH_K_MAX} (longer K is refused)"),
        **_HOPPER),

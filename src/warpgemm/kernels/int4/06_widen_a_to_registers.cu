@@ -10,14 +10,15 @@
 // (sm90/mainloop_register_a_widening.cuh): the A target tiles and their traffic go. The rest is
 // rung 05's: the producer warp and the ring of packed stages, B's widening copy, the persistent
 // schedule with the last wave's exact K split, the direct s32 store. The accumulators and A's two
-// register sets limit the tile to 128 x 192.
+// register sets need 240 registers a consumer thread at 128 x 256 tiles: the producer warpgroup
+// gives them all but the 24 its one TMA thread needs.
 //
 // s4 values are widened to 16 times themselves (the nibble at the top of its byte: three
 // operations a word instead of seven), and the epilogue shifts the sums back by 8 bits: exact to
 // K = 131071 for s4 (the host refuses longer K; u4 keeps the other kernels' bound).
 //
-// Measured on an H100 against the int8 kernel: 0.81x at 4096^3, 0.85x at 8192^3, s4 and u4
-// (rung 05: 0.72x-0.81x).
+// Measured on an H100 against the int8 kernel, s4 / u4: 0.92x / 0.93x at 4096^3 and 0.95x / 0.94x
+// at 8192^3 (rung 05: 0.73x-0.81x).
 //
 // Requires sm_90a; A (M, K) and W (N, K), B = W^T, both packed along K (warpgemm.int4.Packed),
 // 16-byte aligned rows a multiple of 16 bytes apart; an odd K's pad nibble cleared in one operand

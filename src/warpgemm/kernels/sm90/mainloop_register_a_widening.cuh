@@ -9,22 +9,23 @@
 // into the wgmma's A fragment: the A target tiles' stores (16 KB) and the wgmma's reads of them
 // (16 KB) go, 144 KB a k-tile.
 //
-// The k order. B's widening is int4/05's: position P = 32 c + 8 j + 4 h + b of a target row holds
+// The k order. B's widening is int4/05's: position P = 32 c + 16 h + 4 j + b of a target row holds
 // value 32 c + 8 j + 2 b + h (sm90/widening_copy.cuh), so its 32-position k step s is packed
-// chunk s (16 bytes) of the row: words j = 0..3, each as its even values (lo, h = 0) then its odd
-// ones (hi, h = 1). A's fragment must hold the same values at the same positions. The register-A
-// fragment of m64nNk32 is mma.sync m16n8k32's, per warp of the warpgroup: lane (g, t) holds rows
-// g and g + 8 at positions 4t..4t+3 (registers a0, a1) and 16+4t..16+4t+3 (a2, a3). Positions
-// 4t..4t+3 are j = t / 2, h = t % 2: half t % 2 of word t / 2 of the chunk; positions 16 + 4t..
-// are half t % 2 of word 2 + t / 2. So lane (g, t) reads those two words of chunk s of rows g and
-// g + 8 and widens one half of each: four half-words of ALU work for 4 registers, none repeated.
+// chunk s (16 bytes) of the row: first the even values (lo, h = 0) of words j = 0..3, then their
+// odd ones (hi, h = 1). A's fragment must hold the same values at the same positions. The
+// register-A fragment of m64nNk32 is mma.sync m16n8k32's, per warp of the warpgroup: lane (g, t)
+// holds rows g and g + 8 at positions 4t..4t+3 (registers a0, a1) and 16+4t..16+4t+3 (a2, a3):
+// the low and the high nibbles of word j = t of the chunk. So lane (g, t) reads one word of chunk
+// s of each of its rows and widens both halves of it: a 4-byte load for 2 registers.
 //
-// Bank conflicts. Lane (g, t) loads words t / 2 and 2 + t / 2 of chunk s of its two rows, four
-// 4-byte loads a k step (lanes t and t ^ 1 read the same word: a broadcast). The packed A tile
-// lands under TMA's 64-byte swizzle (the host encodes A's map with it; B's stays unswizzled for
-// the row-contiguous widening copy): chunk q of row r sits at q ^ ((r / 2) % 4), so rows g =
-// 0..7 put chunk s in 8 different 16-byte bank groups and each load is one wavefront. (Unswizzled,
-// rows 64 bytes apart put rows g, g + 2, g + 4, g + 6 in the same banks: four wavefronts.)
+// Bank conflicts. Lane (g, t) loads word t of chunk s of its two rows, two 4-byte loads a k step,
+// 32 different words a warp. The packed A tile lands under TMA's 64-byte swizzle (the host encodes
+// A's map with it; B's stays unswizzled for the row-contiguous widening copy): chunk q of row r
+// sits at q ^ ((r / 2) % 4), so rows g = 0..7 put chunk s in 8 different 16-byte bank groups and
+// each load is one wavefront. (Unswizzled, rows 64 bytes apart put rows g, g + 2, g + 4, g + 6 in
+// the same banks: four wavefronts.) An earlier k order (the low and high nibbles of each word side
+// by side) put a lane's 8 values in halves of two words: 16 loads a k-tile, each pair of lanes
+// reading the same word, where this order needs 8.
 //
 // The loop. A wgmma reads its A registers while it runs, and ptxas serialises the wgmma (C7513)
 // when a register a wgmma takes was written while an earlier wgmma was still running and that
@@ -38,11 +39,15 @@
 // across the barrier needs A widened two k-tiles ahead, three register sets: measured slower,
 // 0.60x against 0.67x int8 for s4 at 8192^3 on an H100, the widening then on the issue path.)
 //
-// Registers. The kernel has 168 a thread (384 threads, one block an SM) for the accumulators (BN /
-// 2), A's two sets (32) and the widening: BN = 192 at most (at 256 it spills). Per k-tile of a
-// 128 x 192 tile the shared-memory traffic is 20 KB of TMA writes, 8 KB of A reads, 12 + 24 KB
-// for B's widening and 48 KB of wgmma reads of B: 112 KB, against int4/05's 144 KB at BN = 192.
-//
+// Registers. The block is launched with 168 a thread (384 threads, one block an SM), and
+// setmaxnreg moves them between warpgroups; ptxas allocates each warpgroup's code up to its
+// setmaxnreg count. A consumer holds the accumulators (BN / 2), A's two sets (32) and the
+// widening's words: at BN = 256, 232 (the producer keeping 40) spills, so there the producer
+// keeps the least setmaxnreg allows, 24 (its one thread issues TMA loads), and the consumers take
+// 240. Per k-tile of a 128 x 256 tile the shared-memory traffic is 24 KB of TMA writes, 8 KB of
+// A reads, 16 + 32 KB for B's widening and 64 KB of wgmma reads of B: 144 KB, 4.5 KB per 1024
+// products of the tile's columns against 4.7 KB at 128 x 192.
+
 // s4 in the high nibble. s4's sign extension costs seven operations a word (common/nibble_widen.cuh)
 // against u4's three, and with shared memory no longer the limit that work set the pace: s4 ran
 // at 0.67x the int8 kernel, u4 at 0.84x (H100, 8192^3). Here an s4 value is widened to 16 times
@@ -53,8 +58,10 @@
 // K = 131071 (int8's bound), and the host refuses longer K for s4 (kernel="auto" takes int4/05
 // there). u4 keeps the low-nibble form and its bound.
 //
-// Measured (H100, against the int8 kernel in the same rounds): 0.81x at 4096^3 and 0.85x at
-// 8192^3, for s4 and u4 alike (int4/05: 0.72x-0.81x).
+// Measured (H100, against the int8 kernel in the same rounds, s4 / u4): with 128 x 256 tiles, 6
+// stages and the one-word A loads, 0.92x / 0.93x at 4096^3 and 0.95x / 0.94x at 8192^3 (128 x 192
+// tiles: 0.86x / 0.85x and 0.91x / 0.90x; before the k order changed, 128 x 192 tiles made 0.81x
+// and 0.85x, 128 x 256 ones 0.88-0.91x; int4/05: 0.73x-0.81x).
 #pragma once
 
 #include "sm90/mainloop_widening.cuh"
@@ -81,8 +88,12 @@ struct RegisterAWideningMainloop : PackedPipeline<T, BM, BN, BK, STAGES> {
     static constexpr int TARGETS_AT = Base::TARGETS_AT;
     static constexpr int SMEM_BYTES = TARGETS_AT + 2 * TargetB::BYTES;
     static constexpr int BARRIER = Base::BARRIER;
-    static_assert(BN <= 192, "BN <= 192: at BN = 256 the accumulators (128 registers a thread) and A's two "
-                             "register sets (32) leave the widening no room in 168 registers, and it spills");
+    // Above 192 columns the consumers need more than 232 registers (see Registers above).
+    static constexpr int PRODUCER_REGS = BN > 192 ? 24 : Base::PRODUCER_REGS;
+    static constexpr int CONSUMER_REGS = BN > 192 ? 240 : Base::CONSUMER_REGS;
+    static_assert(128 * PRODUCER_REGS + 128 * CONSUMERS * CONSUMER_REGS <= 128 * (1 + CONSUMERS) * 168,
+                  "setmaxnreg moves registers between warpgroups: together they may ask only for the 168 a thread "
+                  "the block was launched with (asking for more hangs the consumers' setmaxnreg.inc)");
     static_assert(K_STEPS == 4, "a k-tile is 128 values: four k32 steps, one packed 16-byte chunk each");
     static_assert(SMEM_BYTES <= 227 * 1024, "the packed stages plus two 8-bit B tiles exceed 227 KB of shared "
                                             "memory: lower STAGES or BN");
@@ -97,22 +108,18 @@ struct RegisterAWideningMainloop : PackedPipeline<T, BM, BN, BK, STAGES> {
         const int lane = threadIdx.x & 31;
         const int row = 64 * consumer + 16 * ((threadIdx.x >> 5) & 3) + (lane >> 2);
         const int t = lane & 3;
-        const int shift = 4 * (t & 1);  // the even values (lo) or the odd ones (hi)
-        const int word = t >> 1;
 #pragma unroll
         for (int s = 0; s < K_STEPS; ++s)
 #pragma unroll
             for (int h = 0; h < 2; ++h) {  // rows g and g + 8: the same swizzle, (r / 2) % 4
-                // Words t / 2 and 2 + t / 2 of chunk s: two 4-byte loads, one wavefront each.
-                const uint32_t chunk = packed_a + (row + 8 * h) * 64 + ((s ^ ((row >> 1) & 3)) << 4) + 4 * word;
-                const uint32_t lo_word = ld_shared_u32(chunk);
-                const uint32_t hi_word = ld_shared_u32(chunk + 8);
-                if constexpr (HIGH) {  // 16 * v: the nibble to the top of its byte
-                    a[s][h] = (lo_word << (4 - shift)) & 0xF0F0F0F0u;
-                    a[s][2 + h] = (hi_word << (4 - shift)) & 0xF0F0F0F0u;
+                // Word t of chunk s: one 4-byte load, one wavefront a warp.
+                const uint32_t w = ld_shared_u32(packed_a + (row + 8 * h) * 64 + ((s ^ ((row >> 1) & 3)) << 4) + 4 * t);
+                if constexpr (HIGH) {  // 16 * v: each nibble to the top of its byte
+                    a[s][h] = (w << 4) & 0xF0F0F0F0u;
+                    a[s][2 + h] = w & 0xF0F0F0F0u;
                 } else {
-                    a[s][h] = widen4_bytes<Base::SIGNED>((lo_word >> shift) & 0x0F0F0F0Fu);
-                    a[s][2 + h] = widen4_bytes<Base::SIGNED>((hi_word >> shift) & 0x0F0F0F0Fu);
+                    a[s][h] = widen4_bytes<Base::SIGNED>(w & 0x0F0F0F0Fu);
+                    a[s][2 + h] = widen4_bytes<Base::SIGNED>((w >> 4) & 0x0F0F0F0Fu);
                 }
             }
     }

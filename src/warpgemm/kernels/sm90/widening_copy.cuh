@@ -13,12 +13,13 @@
 //
 // The copy. Thread t of a warpgroup takes, in each pass of 32 rows, row 32 p + t / 4 and its
 // 16-byte chunk c = t % 4 (32 values), widens its 4 words (common/nibble_widen.cuh) into 32 bytes
-// and stores them as target chunks 2c (words 0, 1) and 2c + 1 (words 2, 3). So position
-// (byte) P of a target row holds value
-//     k(P) = 32 c + 8 j + 2 b + h   for P = 32 c + 8 j + 4 h + b   (c < 4, j < 4, h < 2, b < 4),
-// the map ((4,2),16):((2,1),8) from positions to values: each group of 8 positions holds its 8
-// values in the order (4,2):(2,1). A and B go through this same copy, so the wgmma's sum over the
-// 128 positions is the sum over the 128 values of k.
+// and stores them as target chunks 2c (the low nibbles of words 0..3: values 0, 2, 4, 6 of each)
+// and 2c + 1 (their high nibbles). So position (byte) P of a target row holds value
+//     k(P) = 32 c + 8 j + 2 b + h   for P = 32 c + 16 h + 4 j + b   (c < 4, h < 2, j < 4, b < 4),
+// the map (4,4,2,4):(2,8,1,32) from positions to values. A and B go through this same copy, so
+// the wgmma's sum over the 128 positions is the sum over the 128 values of k. (The order also
+// puts the 8 values the register-A fragment of int4/06 needs at a lane's positions 4t..4t+3 and
+// 16+4t..16+4t+3 in one packed word: sm90/mainloop_register_a_widening.cuh.)
 //
 // Bank conflicts (tests/test_int4_matmul.py checks both on warpgemm.layout's bank model): a
 // 16-byte access is served 8 lanes at a time, and lanes 8i .. 8i + 7 take two adjacent rows 2m,
@@ -88,8 +89,8 @@ struct WideningCopy {
             else widen_nibbles<SIGNED>(w[j], b[2 * j], b[2 * j + 1]);
         }
         const uint32_t row = dst + r * TARGET_ROW_BYTES;
-        st_shared_v4_u32(row + (((2 * c) ^ (r & 7)) << 4), b[0], b[1], b[2], b[3]);
-        st_shared_v4_u32(row + (((2 * c + 1) ^ (r & 7)) << 4), b[4], b[5], b[6], b[7]);
+        st_shared_v4_u32(row + (((2 * c) ^ (r & 7)) << 4), b[0], b[2], b[4], b[6]);      // low nibbles
+        st_shared_v4_u32(row + (((2 * c + 1) ^ (r & 7)) << 4), b[1], b[3], b[5], b[7]);  // high nibbles
     }
 
     // Thread `tid` of the warpgroup: ROWS_A packed rows at src_a into the target tile at dst_a, and
