@@ -220,8 +220,8 @@ RULES: tuple[Rule, ...] = (
     # along K. On Hopper every 4-bit mma.sync is emulated: the packed tiles are widened to 8-bit on
     # chip for the s8 / u8 wgmma instead: rung 06 (A widened into registers) where it is exact, which
     # is every K for u4 and K <= 131071 for s4 (its values widened to 16 times themselves); rung 05
-    # past that. H100, scripts/int4_bench.py (docs/results/int4_widen_h100.json): rung 06 0.81x /
-    # 0.85x the int8 kernel at 4096^3 / 8192^3 for s4 and u4, rung 05 0.72x-0.81x.
+    # past that. H100, scripts/int4_bench.py (docs/results/int4_widen_h100.json): rung 06 0.93x /
+    # 0.94x the int8 kernel at 4096^3 / 8192^3 (s4; u4 0.94x / 0.94x), rung 05 0.72x-0.82x.
     Rule("int4/06_widen_a_to_registers", "int4", capability=(90, 90), layouts=_LINEAR, k=(0, 131071),
          note="measured on an H100 by scripts/int4_bench.py"),
     Rule("int4/06_widen_a_to_registers", "uint4", capability=(90, 90), layouts=_LINEAR,
