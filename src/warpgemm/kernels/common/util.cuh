@@ -25,6 +25,20 @@ __device__ __forceinline__ unsigned char* dynamic_smem() {
     return wg_dynamic_smem;
 }
 
+// A walk over n items (k chunks, k-tiles) that starts at band `band` of `bands` and wraps around:
+// step i visits item walk(i). The decode kernels stagger their blocks' walks over k this way, so
+// that at any moment the grid reads `bands` columns of the weight, not one (decode/01 through
+// sm80/swap_ab_splitk.cuh, decode/02 through sm90/mainloop_warp_specialized.cuh).
+struct StaggeredWalk {
+    int n, start;
+    __device__ __forceinline__ StaggeredWalk(int band, int bands, int items)
+        : n(items), start(static_cast<int>(static_cast<int64_t>(band) * items / bands)) {}
+    __device__ __forceinline__ int operator()(int i) const {
+        const int p = i + start;
+        return p >= n ? p - n : p;
+    }
+};
+
 // x, as a value the compiler cannot see through (no code is emitted).
 __device__ __forceinline__ int opaque(int x) {
     asm volatile("" : "+r"(x));

@@ -172,12 +172,7 @@ __device__ __forceinline__ void swap_ab_splitk(const T* __restrict__ A, const T*
     const int full_chunks = K / CHUNK;
     // STAGGER > 1: block x starts its walk over the k chunks at band x % STAGGER of STAGGER and
     // wraps around, so that the grid's loads spread over STAGGER columns of W at any moment.
-    const int rot =
-        STAGGER > 1 ? static_cast<int>(static_cast<int64_t>(blockIdx.x % STAGGER) * full_chunks / STAGGER) : 0;
-    const auto chunk_at = [&](int c) {
-        const int p = c + rot;
-        return p >= full_chunks ? p - full_chunks : p;
-    };
+    const StaggeredWalk chunk_at(STAGGER > 1 ? static_cast<int>(blockIdx.x % STAGGER) : 0, STAGGER, full_chunks);
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     // Programmatic dependent launch: wait for the grid before this one, then let the next launch.
     griddepcontrol_wait();

@@ -85,11 +85,8 @@ struct WarpSpecializedMainloop {
             }
         } else {  // CLUSTER == 1 (asserted above)
             const int k_tiles = k_end - k_begin;
-            const int rot = ((m0 / BM) % STAGGER) * k_tiles / STAGGER;
-            for (int i = 0; i < k_tiles; ++i) {
-                const int kt = k_begin + (i + rot < k_tiles ? i + rot : i + rot - k_tiles);
-                Smem::load(load, tma_a, tma_b, m0, n0, kt * BK);
-            }
+            const StaggeredWalk walk((m0 / BM) % STAGGER, STAGGER, k_tiles);
+            for (int i = 0; i < k_tiles; ++i) Smem::load(load, tma_a, tma_b, m0, n0, (k_begin + walk(i)) * BK);
         }
     }
 
