@@ -158,15 +158,23 @@ PY
       # epilogue's time goes (ncu, scaled against plain at 4096^3).
       gpu=$(python3 -c "import torch; print('h200' if 'H200' in torch.cuda.get_device_name() else 'h100')")
       timeout 500 python3 -m pytest -p no:cacheprovider -m gpu -n 8 -q tests/test_igemm.py tests/test_scaled.py \
-        tests/test_int4.py 2>&1 | tee "$OUT/pytest_igemm.log" | tail -4
+        tests/test_int4.py tests/test_int4_matmul.py 2>&1 | tee "$OUT/pytest_igemm.log" | tail -4
       summary+=("igemm pytest: $(grep -aE '[0-9]+ (passed|failed)' "$OUT/pytest_igemm.log" | tail -1)")
-      for l in "row col igemm/02_wgmma_s8" "col col igemm/04_transposing_copy" "row row igemm/05_swap_ab_row_major_b" \
-               "col row igemm/09_transposing_both"; do
+      # The Linear layout with the mma.sync kernel too: its of_ceiling is its fraction of the s8
+      # mma.sync ceiling timed in the same rounds.
+      for l in "row col igemm/02_wgmma_s8 igemm/01_mma_sync_s8" "col col igemm/04_transposing_copy" \
+               "row row igemm/05_swap_ab_row_major_b" "col row igemm/09_transposing_both"; do
         set -- $l
         timeout 200 python3 -m warpgemm.cli bench igemm --shapes 4096^3 8192^3 --a-layout $1 --b-layout $2 \
-          --kernels $3 --no-progress --json "$OUT/igemm_${1}_${2}_$gpu.json" 2>&1 | tail -12
+          --kernels "${@:3}" --no-progress --json "$OUT/igemm_${1}_${2}_$gpu.json" 2>&1 | tail -12
         summary+=("igemm bench $1/$2: exit $?")
       done
+      # int4 storage against the int8 kernel in the same rounds: the widening rungs, and rung 06's
+      # earlier 128 x 192 tile.
+      timeout 200 python3 scripts/int4_bench.py --shapes 4096 8192 --unsigned-too --min-rounds 20 \
+        --kernels int4/05_widen_to_s8_wgmma int4/06_widen_a_to_registers int4/06_widen_a_to_registers:BN=192,STAGES=7 \
+        --json "$OUT/int4_widen_$gpu.json" 2>&1 | tail -4
+      summary+=("int4 bench: exit $?")
       timeout 300 python3 scripts/scaled_bench.py ${SCALED_ARGS:-} --json "$OUT/scaled_$gpu.json" 2>&1 | tail -12
       summary+=("scaled bench: exit $?")
       m=smsp__issue_active.avg.pct_of_peak_sustained_active,gpu__time_duration.sum
