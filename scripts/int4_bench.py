@@ -26,6 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 import warpgemm  # noqa: E402
 from warpgemm import catalog, int4  # noqa: E402
 from warpgemm.bench import context, timing  # noqa: E402
+from warpgemm.parsing import parse_params  # noqa: E402
 
 INT8 = "int8 auto"
 
@@ -36,12 +37,11 @@ def _packed(rows: int, k: int, signed: bool) -> int4.Packed:
 
 
 def _choice(text: str) -> tuple[str, dict[str, int]]:
-    """A ``--kernels`` entry, ``NAME[:P=V,...]``: the kernel and its template parameters."""
+    """A ``--kernels`` entry, ``NAME[:P=V,...]``: the kernel and its template parameters (names
+    checked against the catalogue)."""
     name, _, rest = text.partition(":")
-    params = {}
-    for item in filter(None, rest.split(",")):
-        key, _, value = item.partition("=")
-        params[key] = int(value)
+    params = parse_params(filter(None, rest.split(",")))
+    catalog.get(name).resolve(params)
     return name, params
 
 
@@ -58,8 +58,15 @@ def main() -> int:
     ap.add_argument("--min-rounds", type=int, default=10)
     ap.add_argument("--json")
     args = ap.parse_args()
+    try:
+        choices = {label: _choice(label) for label in args.kernels or []}
+    except (ValueError, KeyError) as exc:
+        ap.error(f"--kernels: {exc}")
+    if not torch.cuda.is_available():
+        ap.error("needs a CUDA GPU")
     major, minor = torch.cuda.get_device_capability()
     kernels = args.kernels or [s.name for s in catalog.kernels("int4") if s.runs_on(10 * major + minor)]
+    choices = choices or {name: (name, {}) for name in kernels}
     doc = {"context": context.collect(), "kernels": kernels, "baseline": "warpgemm.matmul int8 kernel='auto'",
            "results": []}
     l2 = torch.cuda.get_device_properties(0).L2_cache_size
@@ -72,8 +79,7 @@ def main() -> int:
             a8 = [_int8(s, s) for _ in range(sets)]
             w8 = [_int8(s, s) for _ in range(sets)]
             runners = {INT8: lambda i: warpgemm.matmul(a8[i], w8[i].t())}
-            for label in kernels:
-                name, params = _choice(label)
+            for label, (name, params) in choices.items():
                 runners[label] = lambda i, name=name, params=params: warpgemm.matmul(a4[i], w4[i].t(), kernel=name,
                                                                                      **params)
             for r in runners.values():

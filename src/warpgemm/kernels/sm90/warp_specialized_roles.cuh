@@ -39,6 +39,13 @@ __device__ __forceinline__ void await_prerequisite_grids() {
 template <typename Mainloop, typename Tiles, typename Epilogue>
 __device__ __forceinline__ void warp_specialized_roles(const Tiles& tiles, const TmaDescriptor* tma_a,
                                                        const TmaDescriptor* tma_b, int K, Epilogue& epilogue) {
+    // setmaxnreg moves registers between the block's warpgroups and cannot add any: together they
+    // may ask for what the block was launched with (65536 / threads a thread, in steps of 8), or
+    // the consumers' setmaxnreg.inc waits for ever.
+    constexpr int THREADS = 128 * (1 + Mainloop::CONSUMERS);
+    static_assert(128 * Mainloop::PRODUCER_REGS + 128 * Mainloop::CONSUMERS * Mainloop::CONSUMER_REGS <=
+                      THREADS * (65536 / THREADS / 8 * 8),
+                  "setmaxnreg: the warpgroups ask for more registers than the block was launched with");
     const int k_tiles = (K + Mainloop::BLOCK_K - 1) / Mainloop::BLOCK_K;
     const int warpgroup = threadIdx.x / 128;
     await_prerequisite_grids();
