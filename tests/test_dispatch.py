@@ -84,6 +84,10 @@ def test_the_h200_has_decode_rules_of_its_own(m, n, k, kernel, params):
     (1, 4096, 4096, {"ROW_GROUPS": 1, "WARPS": 16, "UNROLL": 2, "L2_256B": 1, "STAGGER": 8}),
     (16, 8192, 16384, {"ROW_GROUPS": 4, "WARPS": 16, "UNROLL": 1, "L2_256B": 1}),
     (16, 6144, 6000, {"ROW_GROUPS": 1, "WARPS": 16, "UNROLL": 2, "L2_256B": 1}),
+    # docs/results/decode_sweep_k2048_h100.json: a wide weight of short rows (an MLP's gate and up
+    # projections at hidden size 2048), with the 256-byte L2 fetch
+    (1, 8192, 2048, {"ROW_GROUPS": 1, "WARPS": 8, "UNROLL": 2, "L2_256B": 1, "STAGGER": 8}),
+    (8, 10240, 2048, {"ROW_GROUPS": 1, "WARPS": 8, "UNROLL": 2, "L2_256B": 1, "STAGGER": 8}),
 ])
 def test_the_h100_decode_rules_give_the_measured_choice(m, n, k, params):
     rule = dispatch.choose(90, "bfloat16", m, n, k, layouts=("row", "col"), device="NVIDIA H100 80GB HBM3")
