@@ -128,9 +128,9 @@ def decode_markdown_table(result: dict[str, Any]) -> str:
             cells.append(f"{us:.1f} us ({r['weight_gbps']:.0f} GB/s{frac}{ratio})")
         lines.append(f"| {s[0]} x {s[1]} x {s[2]} | " + " | ".join(cells) + " |")
     lines.append("")
-    lines.append(f"CUDA-graph replays with B (the weight) rotated past L2: time per call, B read in GB/s "
-                 f"and as a fraction of the read bandwidth measured in the same run ({bw:.0f} GB/s), and "
-                 f"x cuBLAS in the same rounds. {result['dtype']} inputs, {_measured_on(ctx)}.")
+    read = (f" and as a fraction of the read bandwidth measured in the same run ({bw:.0f} GB/s)" if bw else "")
+    lines.append(f"CUDA-graph replays with B (the weight) rotated past L2: time per call, B read in GB/s{read}, "
+                 f"and x cuBLAS in the same rounds. {result['dtype']} inputs, {_measured_on(ctx)}.")
     return "\n".join(lines)
 
 
@@ -159,7 +159,7 @@ def markdown_table(result: dict[str, Any]) -> str:
         return power_table(result)
     if result.get("family") == "model":
         return model_markdown_table(result)
-    if result.get("suite") == "decode":
+    if result.get("suite") == "decode" or result.get("family") == "decode":
         return decode_markdown_table(result)
     rows = result["results"]
     cases = list(dict.fromkeys(_case_label(r) for r in rows))

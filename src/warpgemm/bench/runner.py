@@ -260,7 +260,7 @@ def run(cases: list[Case], choices: list[Choice], *, suite: str, family: str,
         print(f"not run on {dtype_name} inputs (they take other dtypes): {', '.join(skipped)}")
     ctx = context.collect()
     ctx["sm_clock_mhz_before"] = context.sm_clock_mhz()
-    if suite == "decode":
+    if suite == "decode" or family == "decode":
         ctx["read_bandwidth_gbps"] = context.read_bandwidth_gbps()
     ceilings = _ceilings(choices, dtype)
     rows: list[dict[str, Any]] = []
