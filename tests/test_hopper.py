@@ -268,6 +268,27 @@ def test_every_rung_matches_float64_on_ragged_shapes(kernel, shape, layouts, dty
     _check(kernel, *shape, *layouts, dtypes)
 
 
+TALL_TILES = [(cluster, shape, lay, DTYPE_PAIRS[(si + li) % 4], si % 2 == 0)
+              for cluster in (1, 2) for si, shape in enumerate(RAGGED) for li, lay in enumerate(LAYOUTS)]
+
+
+@pytest.mark.gpu
+@needs_hopper
+@pytest.mark.parametrize("cluster,shape,layouts,dtypes,bias", TALL_TILES)
+def test_256_row_tiles_whose_two_consumers_take_128_rows_each_match_float64(cluster, shape, layouts, dtypes, bias):
+    # BM = 256: each consumer warpgroup issues two m64 wgmma a k-step and stores two 64-row blocks
+    _check("hopper/06_tma_store_epilogue", *shape, *layouts, dtypes, bias=bias, BM=256, BN=128, CLUSTER=cluster)
+
+
+@pytest.mark.gpu
+@needs_hopper
+@pytest.mark.parametrize("m,n,k,splits", [(300, 700, 3001, 3), (1100, 4096, 1024, 4), (257, 129, 2053, 16),
+                                          (256, 4096, 4096, 0)])
+def test_256_row_tiles_split_over_k_in_the_last_wave_match_float64(m, n, k, splits):
+    _check("hopper/06_tma_store_epilogue", m, n, k, "row", "col", ("bfloat16", "bfloat16"), bias=True,
+           BM=256, BN=128, CLUSTER=1, SPLITS=splits)
+
+
 LAYOUT_CASES = [(rung, lay, dt) for rung in RUNGS for lay in LAYOUTS for dt in DTYPE_PAIRS]
 
 

@@ -31,10 +31,16 @@ def smem_bytes(p: Mapping[str, int]) -> int:
     return p["STAGES"] * (2 * (p["BM"] + p["BN"]) * p["BK"] + 16)
 
 
+def consumers(p: Mapping[str, int]) -> int:
+    """Consumer warpgroups of a warp-specialised rung: one at BM = 64, else two (of 64 rows each
+    at BM = 128, of 128 at BM = 256; sm90/mainloop_warp_specialized.cuh)."""
+    return 1 if p["BM"] == 64 else 2
+
+
 def _smem_staged(p: Mapping[str, int]) -> int:
     # Rung 06: the stages and their barriers, rounded up to 1024 bytes, then two 64 x 128-byte
     # staging buffers per consumer warpgroup (sm90/epilogue_tma_store.cuh).
-    return -(-smem_bytes(p) // 1024) * 1024 + (p["BM"] // 64) * 2 * 64 * 128
+    return -(-smem_bytes(p) // 1024) * 1024 + consumers(p) * 2 * 64 * 128
 
 
 def _tma_args(inst: Any, a: Any, b: Any, c: Any, m: int, n: int, k: int, workspace: Any = None,
@@ -112,7 +118,7 @@ def split_scratch(m: int, n: int, k: int, p: Mapping[str, int], slots: int) -> i
 def split_counters(m: int, n: int, k: int, p: Mapping[str, int], slots: int) -> int:
     # One per split tile and consumer warpgroup.
     tail, splits = last_wave(m, n, k, p, slots)
-    return tail * (p["BM"] // 64) if splits > 1 else 0
+    return tail * consumers(p) if splits > 1 else 0
 
 
 def split_args(workspace: Any) -> tuple[Any, ...]:
@@ -179,13 +185,16 @@ HOPPER: tuple[KernelSpec, ...] = (
           "tile's mainloop", "tma_store_epilogue", "hopper_tma_store_epilogue",
        params={"BM": 128, "BN": 256, "BK": 64, "STAGES": 4, "GROUP": 8, "CLUSTER": 1, "IN_FLIGHT": 0,
                "SPLITS": 0},
-       dependent_launch=True, threads=lambda p: 128 * (1 + p["BM"] // 64), persistent=True, smem_bytes=_smem_staged,
+       dependent_launch=True, threads=lambda p: 128 * (1 + consumers(p)), persistent=True, smem_bytes=_smem_staged,
        abi=_tma_store_args, last_wave=last_wave, workspace=split_scratch, counters=split_counters,
        host_params=("SPLITS",),
        cluster=lambda p: (p["CLUSTER"], 1, 1) if p["CLUSTER"] > 1 else None,
-       tuning={"BN": (128, 256), "STAGES": (3, 4), "GROUP": (8, 16), "CLUSTER": (1, 2), "IN_FLIGHT": (0, 1),
-               "SPLITS": (0, 1)},
-       valid=lambda p: (_valid_for((1, 2), smem=_smem_staged)(p) and p["GROUP"] >= 1
+       tuning={"BM": (128, 256), "BN": (128, 256), "STAGES": (3, 4), "GROUP": (8, 16), "CLUSTER": (1, 2),
+               "IN_FLIGHT": (0, 1), "SPLITS": (0, 1)},
+       valid=lambda p: ((_valid_for((1, 2), smem=_smem_staged)(p)
+                         or (p["BM"] == 256 and p["BN"] in (64, 128) and p["BK"] in (64, 128)
+                             and 2 <= p["STAGES"] <= 8 and _smem_staged(p) <= 227 * 1024))
+                        and p["GROUP"] >= 1
                         and p["CLUSTER"] in (1, 2) and (p["CLUSTER"] == 1 or p["BN"] in (128, 256))
                         and p["IN_FLIGHT"] in (0, 1) and 0 <= p["SPLITS"] <= MAX_SPLITS)),
 )

@@ -13,6 +13,10 @@
 // order, warp-specialised, and with CLUSTER = 1 rung 04's K split of the last wave's tiles. The staging costs 16 KB per consumer warpgroup, which is why the
 // pipeline keeps 4 stages of 128 x 256 x 64 at most (192 KB + 32 KB of the 227 KB).
 //
+// BM = 256 (with BN <= 128) gives each of the two consumer warpgroups 128 rows: two m64nBNk16 a
+// k-step into two sets of accumulators (sm90/warpgroup_mma.cuh), the shape cuBLAS runs at the
+// Llama prefill's GEMMs (256 x 128), where BM = 128 gives each 64 x BN.
+//
 // Requires sm_90a; operands as rung 01. C's tensor map (`tma_c`) has boxes of 64 rows x 128
 // bytes with the 128-byte swizzle; where C cannot take one, `c_tma` = 0 and the kernel stores
 // with rung 04's epilogue.
@@ -24,13 +28,13 @@
 #include "sm90/warp_specialized_roles.cuh"
 
 // Launch with CLUSTER * min(ceil(M / (CLUSTER BM)) * ceil(N / BN), resident clusters) blocks
-// (in clusters of (CLUSTER, 1, 1) when CLUSTER = 2), 128 * (1 + BM / 64) threads, and
-// round_up(STAGES * ((BM + BN) * BK * sizeof(T) + 16), 1024) + (BM / 64) * 16384 bytes of
+// (in clusters of (CLUSTER, 1, 1) when CLUSTER = 2), 128 * (1 + C) threads for C = 1 consumer
+// warpgroup at BM = 64 and 2 above, and round_up(STAGES * ((BM + BN) * BK * sizeof(T) + 16), 1024) + C * 16384 bytes of
 // dynamic shared memory. `workspace`, `counters` and `splits` as rung 04 (CLUSTER = 1 only;
 // clusters take splits = 1).
 template <bool A_ROW, bool B_ROW, typename T, typename TC, int BM, int BN, int BK, int STAGES, int GROUP,
           int CLUSTER, int IN_FLIGHT>
-__global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
+__global__ void __launch_bounds__(BM == 64 ? 256 : 384, 1)
 hopper_tma_store_epilogue(const __grid_constant__ wg::TmaDescriptor tma_a,
                           const __grid_constant__ wg::TmaDescriptor tma_b,
                           const __grid_constant__ wg::TmaDescriptor tma_c, TC* __restrict__ C, int M, int N,

@@ -1,5 +1,6 @@
 // warpgemm/kernels/sm90/epilogue_tma_store.cuh -- a consumer warpgroup's 64 x BN accumulators
-// (+ bias) to C through shared memory and TMA stores (hopper rung 06).
+// (+ bias; 128 x BN, as two 64-row blocks, with 256-row tiles) to C through shared memory and TMA
+// stores (hopper rung 06).
 //
 // The tile goes out in slabs of 64 rows x 128 bytes (64 columns of a 16-bit C, 32 of fp32), the
 // widest box the 128-byte swizzle allows. For each slab the warpgroup
@@ -112,27 +113,35 @@ struct TmaStoreEpilogue {
     bool tma;          // C is a TMA target; else store_direct
     int slabs_done = 0;  // this warpgroup's running slab count: its parity picks the buffer
 
+    // A consumer warpgroup's ROW_BLOCKS x 64 rows (ACC = ROW_BLOCKS * BN / 2 accumulators, row
+    // block r's fragment at d[r * BN / 2 ..], as sm90/warpgroup_mma.cuh leaves them), one 64-row
+    // block after the other through the same two buffers.
     template <int ACC>
     __device__ __forceinline__ void store(const float (&d)[ACC], int consumer, const Work& w) {
-        static_assert(ACC == BN / 2, "a warpgroup's 64 x BN fp32 accumulators: BN / 2 registers a thread");
-        const int row0 = w.m0 + 64 * consumer, n0 = w.n0;
-        if (!tma) {
-            store_direct(C, ldc, M, N, row0, n0, d, bias);
-            return;
-        }
-        if (row0 >= M) return;  // the whole warpgroup's rows are past C's edge (uniform)
-        const int t = threadIdx.x & 3;
-        store_slabs<TC, BN, BUFFERS>(tma_c, staging + consumer * BYTES_PER_CONSUMER, slabs_done, consumer, row0,
-                                     n0, N, [&](int j, float (&v)[4]) {
-            const int c = n0 + 8 * j + 2 * t;
-            float b[2] = {0.0f, 0.0f};
-            if (bias != nullptr) {
-                if (c < N) b[0] = sm80::to_float(bias[c]);
-                if (c + 1 < N) b[1] = sm80::to_float(bias[c + 1]);
-            }
+        static_assert(ACC % (BN / 2) == 0, "a warpgroup's accumulators: BN / 2 registers a thread per 64 rows");
+        constexpr int ROW_BLOCKS = ACC / (BN / 2);
+        const int n0 = w.n0, t = threadIdx.x & 3;
 #pragma unroll
-            for (int e = 0; e < 4; ++e) v[e] = d[4 * j + e] + b[e & 1];
-        });
+        for (int r = 0; r < ROW_BLOCKS; ++r) {
+            const float(&block)[BN / 2] = *reinterpret_cast<const float(*)[BN / 2]>(&d[r * (BN / 2)]);
+            const int row0 = w.m0 + 64 * (ROW_BLOCKS * consumer + r);
+            if (!tma) {
+                store_direct(C, ldc, M, N, row0, n0, block, bias);
+                continue;
+            }
+            if (row0 >= M) return;  // this and the later row blocks are past C's edge (uniform)
+            store_slabs<TC, BN, BUFFERS>(tma_c, staging + consumer * BYTES_PER_CONSUMER, slabs_done, consumer,
+                                         row0, n0, N, [&](int j, float (&v)[4]) {
+                const int c = n0 + 8 * j + 2 * t;
+                float b[2] = {0.0f, 0.0f};
+                if (bias != nullptr) {
+                    if (c < N) b[0] = sm80::to_float(bias[c]);
+                    if (c + 1 < N) b[1] = sm80::to_float(bias[c + 1]);
+                }
+#pragma unroll
+                for (int e = 0; e < 4; ++e) v[e] = block[4 * j + e] + b[e & 1];
+            });
+        }
     }
 
     __device__ __forceinline__ void prepare(int, const Work&) {}

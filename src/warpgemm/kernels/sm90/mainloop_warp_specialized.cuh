@@ -37,19 +37,21 @@ namespace sm90 {
 template <typename T, int BM, int BN, int BK, int STAGES, bool A_ROW, bool B_ROW, int CLUSTER = 1,
           int IN_FLIGHT = 1, int STAGGER = 1>
 struct WarpSpecializedMainloop {
-    using Mma = WarpgroupMma<T, BM, BN, BK, A_ROW, B_ROW>;
+    static constexpr int CONSUMERS = BM == 64 ? 1 : 2;  // consumer warpgroups
+    static constexpr int WG_ROWS = BM / CONSUMERS;        // rows of C each: 64, or 128 at BM = 256
+    using Mma = WarpgroupMma<T, BM, BN, BK, A_ROW, B_ROW, WG_ROWS>;
     using Smem = Stages<Mma, STAGES>;
     using Acc = typename Mma::Acc;
     using RingCursor = Cursor<STAGES>;
     static constexpr int BLOCK_M = BM;
     static constexpr int BLOCK_N = BN;
     static constexpr int BLOCK_K = BK;
-    static constexpr int CONSUMERS = BM / 64;  // consumer warpgroups, 64 rows of C each
     static constexpr int THREADS = 128 * (1 + CONSUMERS);
     static constexpr int PRODUCER_REGS = 40;
     static constexpr int CONSUMER_REGS = CONSUMERS == 1 ? 256 : 232;
     static constexpr int SMEM_BYTES = Smem::SMEM_BYTES;
-    static_assert(CONSUMERS == 1 || CONSUMERS == 2, "one or two consumer warpgroups: BM = 64 or 128");
+    static_assert(BM == 64 || BM == 128 || BM == 256,
+                  "BM = 64 (one consumer warpgroup), 128 or 256 (two, of 64 or 128 rows each)");
     static_assert(CLUSTER == 1 || CLUSTER == 2, "clusters of 1 or 2 blocks (2 x 1: two tiles of one column)");
     static_assert(IN_FLIGHT == 0 || IN_FLIGHT == 1, "IN_FLIGHT: k-tiles of wgmma left running while the next is "
                                                     "issued (0 or 1)");
@@ -88,7 +90,7 @@ struct WarpSpecializedMainloop {
         }
     }
 
-    // A consumer warpgroup (`consumer` = 0 .. CONSUMERS - 1): its 64 rows of the tile, summed over
+    // A consumer warpgroup (`consumer` = 0 .. CONSUMERS - 1): its WG_ROWS rows of the tile, summed over
     // `k_tiles` k-tiles (at least one), into `acc`.
     static __device__ __forceinline__ void consume(Cursor<STAGES>& use, Acc (&acc)[Mma::ACC], int consumer,
                                                    int k_tiles) {
@@ -98,7 +100,7 @@ struct WarpSpecializedMainloop {
         int running = -1;  // the stage whose wgmma may still be running (IN_FLIGHT = 1)
         for (int kt = 0; kt < k_tiles; ++kt) {
             ring.consumer_wait(use);
-            Mma::k_tile(acc, Smem::a(use.stage), Smem::b(use.stage), 64 * consumer, kt > 0);
+            Mma::k_tile(acc, Smem::a(use.stage), Smem::b(use.stage), WG_ROWS * consumer, kt > 0);
             wgmma_wait_group<IN_FLIGHT>();
             if constexpr (IN_FLIGHT == 0) {
                 release(ring, use.stage);
