@@ -2,7 +2,8 @@
 the relative error against float64: the first thing to run on a GPU after a change to a
 Hopper kernel (a pipeline bug hangs rather than fails, so run each rung under `timeout`).
 
-    python scripts/hopper_smoke.py [RUNG ...]      (default: every rung of the hopper family)
+    python scripts/hopper_smoke.py [RUNG[:P=V,...] ...]   (default: every rung of the hopper family)
+    python scripts/hopper_smoke.py hopper/06_tma_store_epilogue:BM=256,BN=128,CLUSTER=2
 
 Also the program compute-sanitizer runs (scripts/gpu_check.sh, step `hopper`).
 """
@@ -15,6 +16,7 @@ import torch
 
 import warpgemm
 from warpgemm import catalog
+from warpgemm.parsing import parse_params
 
 SHAPES = [(64, 128, 64), (129, 257, 65), (515, 1029, 333)]
 SPLIT_SHAPE = (300, 700, 3001)
@@ -31,10 +33,12 @@ def _operand(rows: int, cols: int, layout: str) -> torch.Tensor:
 def main(names: list[str]) -> int:
     names = names or [s.name for s in catalog.kernels("hopper")]
     worst = 0.0
-    for name in names:
-        splits = catalog.get(name).last_wave is not None
+    for text in names:
+        name, _, rest = text.partition(":")
+        chosen = parse_params(filter(None, rest.split(",")))
+        splits = catalog.get(name).last_wave is not None and chosen.get("CLUSTER", 1) == 1
         for m, n, k in SHAPES + ([SPLIT_SHAPE] if splits else []):
-            params = {"SPLITS": 3} if (m, n, k) == SPLIT_SHAPE else {}
+            params = {**chosen, **({"SPLITS": 3} if (m, n, k) == SPLIT_SHAPE else {})}
             for la, lb in LAYOUTS:
                 a, b = _operand(m, k, la), _operand(k, n, lb)
                 out = torch.full((m, n), float("nan"), dtype=torch.float32, device="cuda")
@@ -44,7 +48,7 @@ def main(names: list[str]) -> int:
                 err = float((out.double() - ref).norm() / ref.norm())
                 nan = int(torch.isnan(out).sum())
                 worst = max(worst, err if nan == 0 else float("inf"))
-                print(f"{name:<36} {m}x{n}x{k} {la[0]}{lb[0]}  rel err {err:.2e}  unwritten {nan}", flush=True)
+                print(f"{text:<36} {m}x{n}x{k} {la[0]}{lb[0]}  rel err {err:.2e}  unwritten {nan}", flush=True)
     print(f"worst rel err {worst:.2e}")
     return 0 if worst <= 2e-3 else 1
 

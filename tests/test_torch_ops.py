@@ -155,6 +155,9 @@ def on_four_streams(step: Callable[[int], tuple[Any, Any]], steps: int) -> list[
     """Run ``step(i)`` ``steps`` times in each of four threads, thread i on its own stream;
     ``step`` returns (result, float64 reference). The failures, one line each."""
     errors: list[str] = []
+    # The caller made its inputs on the default stream, which the four streams do not wait for:
+    # they must be written before any thread reads them.
+    torch.cuda.synchronize()
 
     def work(i: int) -> None:
         stream = torch.cuda.Stream()
