@@ -2,7 +2,8 @@
 the relative error against float64: the first thing to run on a GPU after a change to a
 Hopper kernel (a pipeline bug hangs rather than fails, so run each rung under `timeout`).
 
-    python scripts/hopper_smoke.py [RUNG[:P=V,...] ...]   (default: every rung of the hopper family)
+    python scripts/hopper_smoke.py [RUNG[:P=V,...] ...]   (default: every rung of the hopper family,
+                                                            then VARIANTS)
     python scripts/hopper_smoke.py hopper/06_tma_store_epilogue:BM=256,BN=128,CLUSTER=2
 
 Also the program compute-sanitizer runs (scripts/gpu_check.sh, step `hopper`).
@@ -22,6 +23,9 @@ SHAPES = [(64, 128, 64), (129, 257, 65), (515, 1029, 333)]
 SPLIT_SHAPE = (300, 700, 3001)
 """For the rungs that split the last wave's K range: 9 ragged tiles split 3 ways."""
 LAYOUTS = [("row", "row"), ("row", "col"), ("col", "row"), ("col", "col")]
+VARIANTS = ["hopper/06_tma_store_epilogue:BM=256,BN=128,CLUSTER=1",
+            "hopper/06_tma_store_epilogue:BM=256,BN=128,CLUSTER=2"]
+"""Parameter choices whose code the defaults do not reach: 256-row tiles (two 128-row consumers)."""
 
 
 def _operand(rows: int, cols: int, layout: str) -> torch.Tensor:
@@ -31,7 +35,7 @@ def _operand(rows: int, cols: int, layout: str) -> torch.Tensor:
 
 
 def main(names: list[str]) -> int:
-    names = names or [s.name for s in catalog.kernels("hopper")]
+    names = names or [s.name for s in catalog.kernels("hopper")] + VARIANTS
     worst = 0.0
     for text in names:
         name, _, rest = text.partition(":")
