@@ -17,7 +17,7 @@ import torch
 
 import warpgemm
 from warpgemm import catalog
-from warpgemm.parsing import parse_params
+from warpgemm.parsing import parse_kernel
 
 SHAPES = [(64, 128, 64), (129, 257, 65), (515, 1029, 333)]
 SPLIT_SHAPE = (300, 700, 3001)
@@ -38,8 +38,7 @@ def main(names: list[str]) -> int:
     names = names or [s.name for s in catalog.kernels("hopper")] + VARIANTS
     worst = 0.0
     for text in names:
-        name, _, rest = text.partition(":")
-        chosen = parse_params(filter(None, rest.split(",")))
+        name, chosen = parse_kernel(text)
         splits = catalog.get(name).last_wave is not None and chosen.get("CLUSTER", 1) == 1
         for m, n, k in SHAPES + ([SPLIT_SHAPE] if splits else []):
             params = {**chosen, **({"SPLITS": 3} if (m, n, k) == SPLIT_SHAPE else {})}

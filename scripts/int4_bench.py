@@ -26,7 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 import warpgemm  # noqa: E402
 from warpgemm import catalog, int4  # noqa: E402
 from warpgemm.bench import context, timing  # noqa: E402
-from warpgemm.parsing import parse_params  # noqa: E402
+from warpgemm.parsing import parse_kernel  # noqa: E402
 
 INT8 = "int8 auto"
 
@@ -39,8 +39,7 @@ def _packed(rows: int, k: int, signed: bool) -> int4.Packed:
 def _choice(text: str) -> tuple[str, dict[str, int]]:
     """A ``--kernels`` entry, ``NAME[:P=V,...]``: the kernel and its template parameters (names
     checked against the catalogue)."""
-    name, _, rest = text.partition(":")
-    params = parse_params(filter(None, rest.split(",")))
+    name, params = parse_kernel(text)
     catalog.get(name).resolve(params)
     return name, params
 

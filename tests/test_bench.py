@@ -33,6 +33,16 @@ def test_kernel_choices_parse_names_prefixes_and_parameters():
     assert "sgemm/08_tf32_mma" in labels and "sgemm/08_tf32_mma[STAGES=2]" in labels
 
 
+def test_a_kernel_and_its_parameters_parse_one_way_for_the_bench_and_the_scripts():
+    from warpgemm.parsing import parse_kernel
+
+    assert parse_kernel("hopper/06_tma_store_epilogue:BM=256,BN=128") == ("hopper/06_tma_store_epilogue",
+                                                                        {"BM": 256, "BN": 128})
+    assert parse_kernel("int4/06_widen_a_to_registers") == ("int4/06_widen_a_to_registers", {})
+    with pytest.raises(ValueError, match="NAME=VALUE"):
+        parse_kernel("hopper/06_tma_store_epilogue:BM")
+
+
 def test_input_sets_rotate_until_reuse_is_two_l2_sizes_apart():
     l2 = 50 * 2**20
     assert timing.sets_needed(300 * 2**20, l2, 3) == 2  # never the set the last candidate just read

@@ -390,7 +390,8 @@ def test_unaligned_inputs_take_the_aligned_copy_and_stay_correct():
 @pytest.mark.gpu
 @needs_hopper
 @pytest.mark.parametrize("n,offset", [(1029, 0), (1024, 1), (1000, 0)])
-def test_a_c_that_tma_cannot_store_to_is_stored_directly(n, offset):
+@pytest.mark.parametrize("tile", [{}, {"BM": 256, "BN": 128}])
+def test_a_c_that_tma_cannot_store_to_is_stored_directly(n, offset, tile):
     # Rung 06 stores C with TMA where C's rows are 16-byte multiples apart and its base is
     # 16-byte aligned, and from registers otherwise: an odd N, or an output that starts one
     # element into its buffer.
@@ -404,10 +405,10 @@ def test_a_c_that_tma_cannot_store_to_is_stored_directly(n, offset):
         b = torch.randn(n, k, device="cuda").to(torch.bfloat16).t()
         buf = torch.full((m * n + offset,), float("nan"), dtype=dt, device="cuda")
         out = buf[offset:].view(m, n)
-        warpgemm.matmul(a, b, kernel=kernel, out=out, out_dtype=dt)
+        warpgemm.matmul(a, b, kernel=kernel, out=out, out_dtype=dt, **tile)
         torch.cuda.synchronize()
         assert not torch.isnan(out).any()
-        assert _rel_err(out, a.double() @ b.double()) <= TOL[dt], (n, offset, dt)
+        assert _rel_err(out, a.double() @ b.double()) <= TOL[dt], (n, offset, dt, tile)
 
 
 @pytest.mark.gpu

@@ -1,5 +1,5 @@
-"""Parsers for the small text forms users type: ``NAME=VALUE`` template parameters and ``MxNxK``
-shapes. Each raises ValueError with a message that says what was expected."""
+"""Parsers for the small text forms users type: ``NAME=VALUE`` template parameters, a kernel
+with its parameters (``NAME:P=V,...``) and ``MxNxK`` shapes. Each raises ValueError with a message that says what was expected."""
 
 from __future__ import annotations
 
@@ -22,6 +22,13 @@ def parse_param(item: str) -> tuple[str, int]:
 def parse_params(items: Iterable[str]) -> dict[str, int]:
     """``["BM=128", "STAGES=3"]`` -> ``{"BM": 128, "STAGES": 3}``."""
     return dict(parse_param(item) for item in items)
+
+
+def parse_kernel(text: str) -> tuple[str, dict[str, int]]:
+    """``"hopper/06_tma_store_epilogue:BM=256,BN=128"`` -> the name and its parameters
+    (``("hopper/06_tma_store_epilogue", {"BM": 256, "BN": 128})``); no ``:`` -> no parameters."""
+    name, _, rest = text.partition(":")
+    return name, parse_params(filter(None, rest.split(",")))
 
 
 def parse_shape(text: str) -> tuple[int, int, int]:

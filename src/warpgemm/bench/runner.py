@@ -11,7 +11,7 @@ import torch
 from .. import catalog, dtypes
 from ..api import matmul
 from ..catalog import COL, KernelSpec
-from ..parsing import parse_param
+from ..parsing import parse_kernel
 from . import ceiling, context, timing
 from .suites import Case
 
@@ -63,7 +63,7 @@ def parse_choice(text: str, family: str | None = None) -> Choice:
     ``family``; ``auto`` is the dispatch."""
     if text == "auto":
         return Choice(None)
-    name, _, rest = text.partition(":")
+    name, params = parse_kernel(text)
     if "/" not in name and family is not None:
         matches = [s for s in catalog.kernels(family) if s.name.split("/", 1)[1].startswith(name)]
         if len(matches) != 1:
@@ -74,7 +74,6 @@ def parse_choice(text: str, family: str | None = None) -> Choice:
     if spec.called_by is not None:
         raise ValueError(f"{spec.name} runs through {spec.called_by}, not warpgemm.matmul: the bench times "
                          f"GEMMs (scripts/scaled_bench.py times the scaled product)")
-    params = dict(parse_param(item) for item in filter(None, rest.split(",")))
     spec.resolve(params)  # validates names
     return Choice(spec, params)
 

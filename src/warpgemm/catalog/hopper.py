@@ -134,10 +134,10 @@ def _split_tma_args(inst: Any, a: Any, b: Any, c: Any, m: int, n: int, k: int, w
     return _tma_args(inst, a, b, c, m, n, k, workspace, bias) + split_args(workspace)
 
 
-def _valid_for(warpgroups: tuple[int, ...], bns: tuple[int, ...] = _WGMMA_N, smem=smem_bytes):
+def _valid_for(bms: tuple[int, ...], bns: tuple[int, ...] = _WGMMA_N, smem=smem_bytes):
     def valid(p: Mapping[str, int]) -> bool:
         """The rung's static_asserts."""
-        return (p["BM"] in tuple(64 * w for w in warpgroups) and p["BN"] in bns and p["BK"] in (64, 128)
+        return (p["BM"] in bms and p["BN"] in bns and p["BK"] in (64, 128)
                 and 2 <= p["STAGES"] <= 8 and smem(p) <= 227 * 1024)
     return valid
 
@@ -156,31 +156,31 @@ HOPPER: tuple[KernelSpec, ...] = (
     _f(1, "wgmma m64nNk16 reading shared memory, fed by 128-byte-swizzled TMA loads through an "
           "mbarrier ring", "wgmma_tma", "hopper_wgmma_tma",
        params={"BM": 64, "BN": 128, "BK": 64, "STAGES": 4}, threads=lambda p: 128,
-       tuning={"BN": (64, 128, 256), "STAGES": (2, 3, 4, 6)}, valid=_valid_for((1,))),
+       tuning={"BN": (64, 128, 256), "STAGES": (2, 3, 4, 6)}, valid=_valid_for((64,))),
     _f(2, "128-row tiles (128x128, 128x256): two consumer warpgroups of 64 rows each",
        "two_consumer_warpgroups", "hopper_two_consumer_warpgroups",
        params={"BM": 128, "BN": 256, "BK": 64, "STAGES": 4}, threads=lambda p: 256,
-       tuning={"BN": (128, 256), "STAGES": (2, 3, 4)}, valid=_valid_for((2,), (128, 256))),
+       tuning={"BN": (128, 256), "STAGES": (2, 3, 4)}, valid=_valid_for((128,), (128, 256))),
     _f(3, "warp specialisation: a TMA producer warpgroup, consumer warpgroups, a full/empty ring; "
           "setmaxnreg", "warp_specialized",
        "hopper_warp_specialized", params={"BM": 128, "BN": 256, "BK": 64, "STAGES": 4, "IN_FLIGHT": 0},
        dependent_launch=True, threads=lambda p: 128 * (1 + p["BM"] // 64),
        tuning={"BM": (64, 128), "BN": (128, 192, 256), "STAGES": (3, 4, 5)},
-       valid=lambda p: _valid_for((1, 2))(p) and p["IN_FLIGHT"] in (0, 1)),
+       valid=lambda p: _valid_for((64, 128))(p) and p["IN_FLIGHT"] in (0, 1)),
     _f(4, "a persistent grid walking tiles in groups of GROUP tile-rows; the last wave's tiles split "
           "over K", "persistent", "hopper_persistent",
        params={"BM": 128, "BN": 256, "BK": 64, "STAGES": 4, "GROUP": 8, "IN_FLIGHT": 0, "SPLITS": 0},
        dependent_launch=True, threads=lambda p: 128 * (1 + p["BM"] // 64), persistent=True, abi=_split_tma_args,
        last_wave=last_wave, workspace=split_scratch, counters=split_counters, host_params=("SPLITS",),
        tuning={"BN": (128, 192, 256), "STAGES": (3, 4, 5), "GROUP": (1, 8, 16), "SPLITS": (0, 1)},
-       valid=lambda p: (_valid_for((1, 2))(p) and p["GROUP"] >= 1 and p["IN_FLIGHT"] in (0, 1)
+       valid=lambda p: (_valid_for((64, 128))(p) and p["GROUP"] >= 1 and p["IN_FLIGHT"] in (0, 1)
                         and 0 <= p["SPLITS"] <= MAX_SPLITS)),
     _f(5, "clusters of 2 x 1: two vertically adjacent tiles share B, each block loading half of it "
           "with TMA multicast", "cluster_multicast", "hopper_cluster_multicast",
        params={"BM": 128, "BN": 256, "BK": 64, "STAGES": 4, "GROUP": 8, "IN_FLIGHT": 0},
        dependent_launch=True, threads=lambda p: 128 * (1 + p["BM"] // 64), persistent=True, cluster=lambda p: (2, 1, 1),
        tuning={"BN": (128, 256), "STAGES": (3, 4, 5), "GROUP": (1, 4, 8)},
-       valid=lambda p: (_valid_for((1, 2), (128, 256))(p) and p["GROUP"] >= 1 and p["IN_FLIGHT"] in (0, 1))),
+       valid=lambda p: (_valid_for((64, 128), (128, 256))(p) and p["GROUP"] >= 1 and p["IN_FLIGHT"] in (0, 1))),
     _f(6, "the epilogue through stmatrix, shared memory and TMA stores, overlapped with the next "
           "tile's mainloop", "tma_store_epilogue", "hopper_tma_store_epilogue",
        params={"BM": 128, "BN": 256, "BK": 64, "STAGES": 4, "GROUP": 8, "CLUSTER": 1, "IN_FLIGHT": 0,
@@ -191,9 +191,8 @@ HOPPER: tuple[KernelSpec, ...] = (
        cluster=lambda p: (p["CLUSTER"], 1, 1) if p["CLUSTER"] > 1 else None,
        tuning={"BM": (128, 256), "BN": (128, 256), "STAGES": (3, 4), "GROUP": (8, 16), "CLUSTER": (1, 2),
                "IN_FLIGHT": (0, 1), "SPLITS": (0, 1)},
-       valid=lambda p: ((_valid_for((1, 2), smem=_smem_staged)(p)
-                         or (p["BM"] == 256 and p["BN"] in (64, 128) and p["BK"] in (64, 128)
-                             and 2 <= p["STAGES"] <= 8 and _smem_staged(p) <= 227 * 1024))
+       # 256-row tiles (two consumer warpgroups of 128 rows) take BN = 128: 128 accumulators a thread.
+       valid=lambda p: ((_valid_for((64, 128), smem=_smem_staged)(p) or _valid_for((256,), (128,), _smem_staged)(p))
                         and p["GROUP"] >= 1
                         and p["CLUSTER"] in (1, 2) and (p["CLUSTER"] == 1 or p["BN"] in (128, 256))
                         and p["IN_FLIGHT"] in (0, 1) and 0 <= p["SPLITS"] <= MAX_SPLITS)),

@@ -13,7 +13,7 @@
 // order, warp-specialised, and with CLUSTER = 1 rung 04's K split of the last wave's tiles. The staging costs 16 KB per consumer warpgroup, which is why the
 // pipeline keeps 4 stages of 128 x 256 x 64 at most (192 KB + 32 KB of the 227 KB).
 //
-// BM = 256 (with BN <= 128) gives each of the two consumer warpgroups 128 rows: two m64nBNk16 a
+// BM = 256 (with BN = 128) gives each of the two consumer warpgroups 128 rows: two m64nBNk16 a
 // k-step into two sets of accumulators (sm90/warpgroup_mma.cuh), the shape cuBLAS runs at the
 // Llama prefill's GEMMs (256 x 128), where BM = 128 gives each 64 x BN.
 //

@@ -52,6 +52,8 @@ struct WarpSpecializedMainloop {
     static constexpr int SMEM_BYTES = Smem::SMEM_BYTES;
     static_assert(BM == 64 || BM == 128 || BM == 256,
                   "BM = 64 (one consumer warpgroup), 128 or 256 (two, of 64 or 128 rows each)");
+    static_assert(WG_ROWS * BN <= 64 * 256, "a consumer warpgroup's WG_ROWS x BN sums are WG_ROWS * BN / 128 registers a "
+                                            "thread, at most 128: BN <= 128 at BM = 256");
     static_assert(CLUSTER == 1 || CLUSTER == 2, "clusters of 1 or 2 blocks (2 x 1: two tiles of one column)");
     static_assert(IN_FLIGHT == 0 || IN_FLIGHT == 1, "IN_FLIGHT: k-tiles of wgmma left running while the next is "
                                                     "issued (0 or 1)");
