@@ -1,0 +1,53 @@
+#!/usr/bin/env python3
+"""Kernel durations over K at fixed M x N, from the GPU timeline (scripts/launch_gap.py's helpers,
+dependent launches off): cuBLAS against rung 06 as ``auto`` runs it and in other configurations,
+each kernel in a rotation of its own (no other kernel of ours: docs/benchmarking.md). The slope
+over K is the main loop's rate; the intercept, what a call costs besides (launch, fill, epilogue).
+
+    python scripts/k_sweep_timeline.py [--mn 4096x1024 4096x2048] [--ks 512 1024 2048 4096 8192]
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from pathlib import Path
+
+import torch
+
+import warpgemm
+from warpgemm.bench import timing
+from warpgemm.parsing import parse_kernel
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from launch_gap import _sets, _summary, _timeline  # noqa: E402
+
+launch = importlib.import_module("warpgemm.runtime.launch")
+VARIANTS = ["auto", "hopper/06_tma_store_epilogue:BM=256,BN=128,CLUSTER=2", "hopper/06_tma_store_epilogue:CLUSTER=1",
+            "hopper/06_tma_store_epilogue:CLUSTER=2,BK=128,STAGES=2"]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--mn", nargs="+", default=["4096x1024", "4096x2048"])
+    ap.add_argument("--ks", nargs="+", type=int, default=[512, 1024, 2048, 4096, 8192])
+    args = ap.parse_args()
+    launch.set_dependent_launch(False)
+    for mn in args.mn:
+        m, n = (int(v) for v in mn.split("x"))
+        for k in args.ks:
+            sets = _sets(m, n, k, timing.sets_needed(2 * (m * k + n * k + 2 * m * n), 50 << 20, 2))
+            count = len(sets)
+            cells = []
+            s = _summary(_timeline([("c", lambda i: torch.matmul(sets[i % count][0], sets[i % count][1]))], 20))
+            cells.append(f"cuBLAS {s['c']['duration_us']:.1f}")
+            for v in VARIANTS:
+                name, params = ("auto", {}) if v == "auto" else parse_kernel(v)
+                run = ("w", lambda i: warpgemm.matmul(sets[i % count][0], sets[i % count][1], kernel=name, **params))
+                cells.append(f"{v.split(':')[-1]} {_summary(_timeline([run], 20))['w']['duration_us']:.1f}")
+            print(f"{m}x{n}x{k} us: " + " | ".join(cells), flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,152 @@
+#!/usr/bin/env python3
+"""Where a GEMM's time goes between kernels: for each shape, the GPU timeline (CUPTI, through
+torch.profiler) of warpgemm.matmul and torch.matmul in three sequences, all queued behind a hold
+so that the host never starves the GPU:
+
+  after cuBLAS   cuBLAS, warpgemm, cuBLAS, warpgemm, ... (the order `warpgemm bench` times them in)
+  alone          warpgemm, warpgemm, ...                 (back to back: a dependent launch overlaps)
+  after add      add, warpgemm, add, warpgemm, ...       (an elementwise kernel before each, as in a model)
+
+For each sequence, per kernel: the median of its duration on the timeline and of the gap from the
+end of the kernel before it to its start (negative: it started early, as a programmatic dependent
+launch does), and the median period (start to start of the same kernel, over the sequence). Run
+with dependent launches on and off (``--dependent both``). Inputs rotate over enough sets that
+every launch reads operands cold in L2.
+
+    python scripts/launch_gap.py [--shapes 4096x2048x2048 ...] [--reps 20] [--dependent on|off|both]
+    python scripts/launch_gap.py --switch [--shapes 4096x1024x2048] [--json F]
+
+``--switch`` measures what a change of kernel costs instead: on one shape, rung 06 (CLUSTER = 1)
+alone, then in one rotation with a second function of rung 06 (GROUP = 16, another
+instantiation of the same source), with cuBLAS between the two, with itself on other data, and
+with cuBLAS only; and cuBLAS with another cuBLAS kernel (another shape). Each kernel's median
+duration on the timeline, dependent launches off.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import os
+import statistics
+import tempfile
+
+import torch
+
+import warpgemm
+from warpgemm import plan
+from warpgemm.bench import context, timing
+
+launch = importlib.import_module("warpgemm.runtime.launch")  # the module (warpgemm.runtime.launch is also a function)
+
+
+def _sets(m: int, n: int, k: int, count: int) -> list[tuple[torch.Tensor, torch.Tensor, torch.Tensor]]:
+    return [(torch.randn(m, k, device="cuda", dtype=torch.bfloat16),
+             torch.randn(n, k, device="cuda", dtype=torch.bfloat16).t(),
+             torch.randn(m, n, device="cuda", dtype=torch.bfloat16)) for _ in range(count)]
+
+
+def _timeline(sequence, reps: int) -> list[dict]:
+    """The kernels of ``reps`` runs of ``sequence`` (a list of (label, fn(i))), queued behind a hold,
+    as dicts of label, start and end in microseconds."""
+    for label, fn in sequence:  # warm: compiles and plans outside the profile
+        fn(0)
+    torch.cuda.synchronize()
+    with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
+        timing.hold(20.0)
+        for i in range(reps):
+            for label, fn in sequence:
+                fn(i)
+        torch.cuda.synchronize()
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "trace.json")
+        prof.export_chrome_trace(path)
+        events = json.load(open(path))["traceEvents"]
+    kernels = sorted((e for e in events if e.get("cat") == "kernel"), key=lambda e: e["ts"])
+    kernels = [k for k in kernels if "spin_kernel" not in k["name"] and "sleep" not in k["name"].lower()]
+    labels = [label for _ in range(reps) for label, _ in sequence]
+    if len(kernels) != len(labels):
+        raise RuntimeError(f"expected {len(labels)} kernels on the timeline, found {len(kernels)}: "
+                           f"{sorted({k['name'][:40] for k in kernels})}")
+    return [{"label": lb, "start": k["ts"], "end": k["ts"] + k["dur"], "name": k["name"]}
+            for lb, k in zip(labels, kernels)]
+
+
+def _summary(tl: list[dict]) -> dict[str, dict[str, float]]:
+    out: dict[str, dict[str, float]] = {}
+    for label in dict.fromkeys(e["label"] for e in tl):
+        idx = [i for i, e in enumerate(tl) if e["label"] == label]
+        dur = [tl[i]["end"] - tl[i]["start"] for i in idx[2:]]
+        gap = [tl[i]["start"] - tl[i - 1]["end"] for i in idx[2:] if i > 0]
+        period = [tl[b]["start"] - tl[a]["start"] for a, b in zip(idx[2:], idx[3:])]
+        out[label] = {"duration_us": statistics.median(dur), "gap_us": statistics.median(gap),
+                      "period_us": statistics.median(period) if period else float("nan")}
+    return out
+
+
+def switch(text: str, reps: int) -> list[dict]:
+    """Durations of rung 06 and cuBLAS kernels in rotations with and without a second function of ours."""
+    m, n, k = (int(v) for v in text.split("x"))
+    count = timing.sets_needed(2 * (m * k + n * k + 2 * m * n), 50 << 20, 2)
+    own = [_sets(m, n, k, count) for _ in range(3)]  # every candidate reads its own copies
+    other = _sets(m, n + n // 2, k, count)  # cuBLAS picks another kernel for 1.5 N
+    k6 = "hopper/06_tma_store_epilogue"
+
+    def ours(j: int, **params: int):
+        return lambda i: warpgemm.matmul(own[j][i % count][0], own[j][i % count][1], kernel=k6, CLUSTER=1, **params)
+
+    c1, c1_other_data, c1_group16 = ("06", ours(2)), ("06 on other data", ours(1)), ("06 GROUP=16", ours(1, GROUP=16))
+    cublas = ("cuBLAS", lambda i: torch.matmul(own[0][i % count][0], own[0][i % count][1]))
+    cublas_other = ("cuBLAS, 1.5 N", lambda i: torch.matmul(other[i % count][0], other[i % count][1]))
+    rotations = {"06 alone": [c1], "06 GROUP=16, 06": [c1_group16, c1], "cuBLAS, 06 GROUP=16, 06": [cublas, c1_group16, c1],
+                 "06 on other data, 06": [c1_other_data, c1], "cuBLAS, 06": [cublas, c1],
+                 "cuBLAS alone": [cublas], "cuBLAS 1.5 N, cuBLAS": [cublas_other, cublas]}
+    launch.set_dependent_launch(False)
+    plan.clear()
+    out = []
+    for name, seq in rotations.items():
+        s = _summary(_timeline(seq, reps))
+        out.append({"shape": text, "rotation": name, "kernels": s})
+        print(f"{text} {name:26} " + "  ".join(f"{lb}: {v['duration_us']:.1f} us" for lb, v in s.items()), flush=True)
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--shapes", nargs="+", default=["4096x2048x2048", "4096x1024x2048", "4096x4096x4096"])
+    ap.add_argument("--reps", type=int, default=20)
+    ap.add_argument("--dependent", choices=["on", "off", "both"], default="both")
+    ap.add_argument("--json", default=None)
+    ap.add_argument("--switch", action="store_true", help="what a change of kernel costs (see above)")
+    args = ap.parse_args()
+    results = []
+    if args.switch:
+        for text in args.shapes:
+            results += switch(text, args.reps)
+        args.shapes = []
+    for text in args.shapes:
+        m, n, k = (int(v) for v in text.split("x"))
+        per_set = 2 * (m * k + n * k + 2 * m * n)
+        sets = _sets(m, n, k, timing.sets_needed(per_set, 50 << 20, 2))
+        x = torch.randn(m, n, device="cuda", dtype=torch.bfloat16)
+        for dep in (["on", "off"] if args.dependent == "both" else [args.dependent]):
+            launch.set_dependent_launch(dep == "on")
+            plan.clear()
+            ours = ("warpgemm", lambda i: warpgemm.matmul(sets[i % len(sets)][0], sets[i % len(sets)][1]))
+            cublas = ("cuBLAS", lambda i: torch.matmul(sets[(i + 1) % len(sets)][0], sets[(i + 1) % len(sets)][1]))
+            add = ("add", lambda i: torch.add(x, sets[i % len(sets)][2]))
+            for name, seq in (("after cuBLAS", [cublas, ours]), ("alone", [ours]), ("after add", [add, ours]),
+                              ("cuBLAS alone", [cublas]), ("cuBLAS after add", [add, cublas])):
+                s = _summary(_timeline(seq, args.reps))
+                results.append({"shape": text, "dependent": dep, "sequence": name, "kernels": s})
+                cells = "  ".join(f"{lb}: dur {v['duration_us']:.1f} gap {v['gap_us']:+.1f} period {v['period_us']:.1f}"
+                                  for lb, v in s.items())
+                print(f"{text} dependent={dep:3} {name:16} {cells}", flush=True)
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"family": "launch_gap", "context": context.collect(), "results": results}, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()
