@@ -17,11 +17,10 @@ from pathlib import Path
 import torch
 
 import warpgemm
-from warpgemm.bench import timing
-from warpgemm.parsing import parse_kernel
+from warpgemm.parsing import parse_kernel, parse_shape
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from launch_gap import _sets, _summary, _timeline  # noqa: E402
+from launch_gap import _summary, _timeline, cold_sets  # noqa: E402
 
 launch = importlib.import_module("warpgemm.runtime.launch")
 VARIANTS = ["auto", "hopper/06_tma_store_epilogue:BM=256,BN=128,CLUSTER=2", "hopper/06_tma_store_epilogue:CLUSTER=1",
@@ -33,11 +32,16 @@ def main() -> None:
     ap.add_argument("--mn", nargs="+", default=["4096x1024", "4096x2048"])
     ap.add_argument("--ks", nargs="+", type=int, default=[512, 1024, 2048, 4096, 8192])
     args = ap.parse_args()
+    try:
+        mns = [parse_shape(f"{mn}x1")[:2] for mn in args.mn]
+    except ValueError:
+        ap.error(f"--mn takes MxN of positive integers such as 4096x1024, got {args.mn}")
+    if any(k < 1 for k in args.ks):
+        ap.error(f"--ks takes positive integers, got {args.ks}")
     launch.set_dependent_launch(False)
-    for mn in args.mn:
-        m, n = (int(v) for v in mn.split("x"))
+    for m, n in mns:
         for k in args.ks:
-            sets = _sets(m, n, k, timing.sets_needed(2 * (m * k + n * k + 2 * m * n), 50 << 20, 2))
+            sets = cold_sets(m, n, k)
             count = len(sets)
             cells = []
             s = _summary(_timeline([("c", lambda i: torch.matmul(sets[i % count][0], sets[i % count][1]))], 20))

@@ -16,11 +16,12 @@ every launch reads operands cold in L2.
     python scripts/launch_gap.py [--shapes 4096x2048x2048 ...] [--reps 20] [--dependent on|off|both]
     python scripts/launch_gap.py --switch [--shapes 4096x1024x2048] [--json F]
 
-``--switch`` measures what a change of kernel costs instead: on one shape, rung 06 (CLUSTER = 1)
+``--switch`` measures what a change of kernel costs instead: on each shape, rung 06 (CLUSTER = 1)
 alone, then in one rotation with a second function of rung 06 (GROUP = 16, another
 instantiation of the same source), with cuBLAS between the two, with itself on other data, and
-with cuBLAS only; and cuBLAS with another cuBLAS kernel (another shape). Each kernel's median
-duration on the timeline, dependent launches off.
+with cuBLAS only; cuBLAS with another cuBLAS kernel (another shape); and two instantiations of
+decode/01 at 1 x 4096 x 4096. Each kernel's median duration on the timeline, dependent launches
+off. The first two runs of each kernel in a rotation are left out of the medians.
 """
 
 from __future__ import annotations
@@ -37,8 +38,17 @@ import torch
 import warpgemm
 from warpgemm import plan
 from warpgemm.bench import context, timing
+from warpgemm.parsing import parse_shape
 
 launch = importlib.import_module("warpgemm.runtime.launch")  # the module (warpgemm.runtime.launch is also a function)
+
+
+def cold_sets(m: int, n: int, k: int) -> list[tuple[torch.Tensor, torch.Tensor, torch.Tensor]]:
+    """Input sets (A (M, K) row-major, B = W.t() of an (N, K) weight, and an (M, N) tensor for an
+    elementwise kernel), bf16, as many as ``timing.sets_needed`` asks for this GPU's L2: a launch
+    on set i % len(sets) reads operands that are cold in L2."""
+    l2 = torch.cuda.get_device_properties(torch.cuda.current_device()).L2_cache_size
+    return _sets(m, n, k, timing.sets_needed(2 * (m * k + n * k + 2 * m * n), l2, 2))
 
 
 def _sets(m: int, n: int, k: int, count: int) -> list[tuple[torch.Tensor, torch.Tensor, torch.Tensor]]:
@@ -74,6 +84,8 @@ def _timeline(sequence, reps: int) -> list[dict]:
 
 
 def _summary(tl: list[dict]) -> dict[str, dict[str, float]]:
+    """Per label: median duration, gap after the kernel before it, and period, in microseconds,
+    leaving out each label's first two runs."""
     out: dict[str, dict[str, float]] = {}
     for label in dict.fromkeys(e["label"] for e in tl):
         idx = [i for i, e in enumerate(tl) if e["label"] == label]
@@ -87,9 +99,9 @@ def _summary(tl: list[dict]) -> dict[str, dict[str, float]]:
 
 def switch(text: str, reps: int) -> list[dict]:
     """Durations of rung 06 and cuBLAS kernels in rotations with and without a second function of ours."""
-    m, n, k = (int(v) for v in text.split("x"))
-    count = timing.sets_needed(2 * (m * k + n * k + 2 * m * n), 50 << 20, 2)
-    own = [_sets(m, n, k, count) for _ in range(3)]  # every candidate reads its own copies
+    m, n, k = parse_shape(text)
+    own = [cold_sets(m, n, k) for _ in range(3)]  # every candidate reads its own copies
+    count = len(own[0])
     other = _sets(m, n + n // 2, k, count)  # cuBLAS picks another kernel for 1.5 N
     k6 = "hopper/06_tma_store_epilogue"
 
@@ -102,13 +114,35 @@ def switch(text: str, reps: int) -> list[dict]:
     rotations = {"06 alone": [c1], "06 GROUP=16, 06": [c1_group16, c1], "cuBLAS, 06 GROUP=16, 06": [cublas, c1_group16, c1],
                  "06 on other data, 06": [c1_other_data, c1], "cuBLAS, 06": [cublas, c1],
                  "cuBLAS alone": [cublas], "cuBLAS 1.5 N, cuBLAS": [cublas_other, cublas]}
+    return _rotations(text, rotations, reps)
+
+
+def decode_switch(reps: int) -> list[dict]:
+    """Two decode kernels of ours (decode/01 with and without the 256-byte L2 fetch) at
+    1 x 4096 x 4096, each alone and in one rotation, 8 weights each (cold in L2)."""
+    x = torch.randn(1, 4096, device="cuda", dtype=torch.bfloat16)
+    weights = [[torch.randn(4096, 4096, device="cuda", dtype=torch.bfloat16).t() for _ in range(8)] for _ in range(2)]
+    d1 = "decode/01_swap_ab_splitk"
+    decode = ("decode/01", lambda i: warpgemm.matmul(x, weights[0][i % 8], kernel=d1))
+    decode_l2 = ("decode/01 L2_256B=1", lambda i: warpgemm.matmul(x, weights[1][i % 8], kernel=d1, L2_256B=1))
+    return _rotations("1x4096x4096", {"decode/01 alone": [decode], "decode/01 L2_256B=1 alone": [decode_l2],
+                                      "decode/01, decode/01 L2_256B=1": [decode, decode_l2]}, reps)
+
+
+def _rotations(text: str, rotations: dict, reps: int) -> list[dict]:
+    """Each rotation's kernel durations, dependent launches off (the setting is restored after)."""
+    was = launch.dependent_launch_enabled()
     launch.set_dependent_launch(False)
     plan.clear()
     out = []
-    for name, seq in rotations.items():
-        s = _summary(_timeline(seq, reps))
-        out.append({"shape": text, "rotation": name, "kernels": s})
-        print(f"{text} {name:26} " + "  ".join(f"{lb}: {v['duration_us']:.1f} us" for lb, v in s.items()), flush=True)
+    try:
+        for name, seq in rotations.items():
+            s = _summary(_timeline(seq, reps))
+            out.append({"shape": text, "rotation": name, "kernels": s})
+            print(f"{text} {name:30} " + "  ".join(f"{lb}: {v['duration_us']:.1f} us" for lb, v in s.items()), flush=True)
+    finally:
+        launch.set_dependent_launch(was)
+        plan.clear()
     return out
 
 
@@ -120,15 +154,18 @@ def main() -> None:
     ap.add_argument("--json", default=None)
     ap.add_argument("--switch", action="store_true", help="what a change of kernel costs (see above)")
     args = ap.parse_args()
+    try:
+        shapes = [parse_shape(text) for text in args.shapes]
+    except ValueError as e:
+        ap.error(str(e))
     results = []
     if args.switch:
         for text in args.shapes:
             results += switch(text, args.reps)
+        results += decode_switch(args.reps)
         args.shapes = []
-    for text in args.shapes:
-        m, n, k = (int(v) for v in text.split("x"))
-        per_set = 2 * (m * k + n * k + 2 * m * n)
-        sets = _sets(m, n, k, timing.sets_needed(per_set, 50 << 20, 2))
+    for text, (m, n, k) in zip(args.shapes, shapes):
+        sets = cold_sets(m, n, k)
         x = torch.randn(m, n, device="cuda", dtype=torch.bfloat16)
         for dep in (["on", "off"] if args.dependent == "both" else [args.dependent]):
             launch.set_dependent_launch(dep == "on")

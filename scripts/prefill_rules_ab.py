@@ -44,8 +44,13 @@ VARIANTS: dict[str, list[Rule]] = {
 
 
 def main() -> None:
+    if len(sys.argv) > 1 and not sys.argv[1].isdigit():
+        sys.exit(f"usage: prefill_rules_ab.py [ROUNDS] [VARIANT ...]; ROUNDS is a positive integer, got {sys.argv[1]!r}")
     rounds = int(sys.argv[1]) if len(sys.argv) > 1 else 61
     names = sys.argv[2:] or list(VARIANTS)
+    unknown = [name for name in names if name not in VARIANTS]
+    if unknown or rounds < 1:
+        sys.exit(f"prefill_rules_ab.py: unknown variant(s) {unknown} or ROUNDS < 1; the variants are {list(VARIANTS)}")
     torch.manual_seed(0)
     unpatched = bench_model.build()
     patched = wnn.patch(copy.deepcopy(unpatched))
