@@ -390,25 +390,29 @@ def test_unaligned_inputs_take_the_aligned_copy_and_stay_correct():
 @pytest.mark.gpu
 @needs_hopper
 @pytest.mark.parametrize("n,offset", [(1029, 0), (1024, 1), (1000, 0)])
-@pytest.mark.parametrize("tile", [{}, {"BM": 256, "BN": 128}])
-def test_a_c_that_tma_cannot_store_to_is_stored_directly(n, offset, tile):
+@pytest.mark.parametrize("tile", [{}, {"BM": 256, "BN": 128}, {"CLUSTER": 2}, {"SPLITS": 3}])
+def test_a_c_that_tma_cannot_store_to_is_stored_by_the_warpgroups_and_nothing_else_is_written(n, offset, tile):
     # Rung 06 stores C with TMA where C's rows are 16-byte multiples apart and its base is
-    # 16-byte aligned, and from registers otherwise: an odd N, or an output that starts one
-    # element into its buffer.
+    # 16-byte aligned. Otherwise (an odd N, or an output that starts one element into its
+    # buffer) the warpgroups copy the staged slabs themselves: masked at C's edges, with the
+    # bias, after a split K too, and nothing outside C is touched.
     import torch
     from test_hgemm import TOL, _rel_err
 
-    m, k = 515, 333
+    m, k = 515, (4000 if "SPLITS" in tile else 333)  # 5 x 4 or 5 x 5 tiles of 128 x 256: a split last wave
     kernel = [name for name in RUNGS if "06_" in name][0]
     for dt in (torch.bfloat16, torch.float32):
         a = torch.randn(m, k, device="cuda").to(torch.bfloat16)
         b = torch.randn(n, k, device="cuda").to(torch.bfloat16).t()
-        buf = torch.full((m * n + offset,), float("nan"), dtype=dt, device="cuda")
-        out = buf[offset:].view(m, n)
-        warpgemm.matmul(a, b, kernel=kernel, out=out, out_dtype=dt, **tile)
+        bias = torch.randn(n, device="cuda").to(torch.bfloat16)
+        buf = torch.full((offset + m * n + 64,), float("nan"), dtype=dt, device="cuda")
+        out = buf[offset:offset + m * n].view(m, n)
+        warpgemm.matmul(a, b, kernel=kernel, out=out, out_dtype=dt, bias=bias, **tile)
         torch.cuda.synchronize()
         assert not torch.isnan(out).any()
-        assert _rel_err(out, a.double() @ b.double()) <= TOL[dt], (n, offset, dt, tile)
+        ref = a.double() @ b.double() + bias.double()
+        assert _rel_err(out, ref) <= TOL[dt], (n, offset, dt, tile)
+        assert torch.isnan(buf[:offset]).all() and torch.isnan(buf[offset + m * n:]).all(), (n, offset, dt, tile)
 
 
 @pytest.mark.gpu

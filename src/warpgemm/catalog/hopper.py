@@ -63,7 +63,8 @@ NO_MAP = ParamBlock(bytes(128), align=64)
 def _tma_store_args(inst: Any, a: Any, b: Any, c: Any, m: int, n: int, k: int, workspace: Any = None,
                     bias: Any = None) -> tuple[Any, ...]:
     """Rung 06: A's and B's maps, C's map (boxes of 64 rows x 128 bytes) and then rung 01's
-    arguments and a flag, 0 where C breaks a TMA rule (the kernel then stores directly)."""
+    arguments and a flag, 0 where C breaks a TMA rule (the kernel then copies its staged slabs to
+    C itself)."""
     map_a, map_b, c_arg, *rest = _tma_args(inst, a, b, c, m, n, k, workspace, bias)
     map_c = tensor_map.output_map(inst.out_dtype, m, n, c.stride(0))
     usable = tensor_map.fits(map_c, c.data_ptr())

@@ -147,7 +147,7 @@ def _valid_decode(p: Mapping[str, int]) -> bool:
 def _scaled_tma_store_args(inst: Any, a: Any, b: Any, c: Any, m: int, n: int, k: int, workspace: Any = None,
                            bias: Any = None) -> tuple[Any, ...]:
     """Rung 07: rung 03's arguments with C's tensor map after B's and, after the bias, a flag:
-    0 where C breaks a TMA rule (the kernel then stores directly)."""
+    0 where C breaks a TMA rule (the kernel then copies its staged slabs to C itself)."""
     map_a, map_b, c_arg, *rest = _scaled_args(inst, a, b, c, m, n, k, workspace, bias)
     *scaling, splits_ws, splits_ctr, splits = rest
     map_c = tensor_map.output_map(inst.out_dtype, m, n, c.stride(0))

@@ -18,8 +18,8 @@
 // Llama prefill's GEMMs (256 x 128), where BM = 128 gives each 64 x BN.
 //
 // Requires sm_90a; operands as rung 01. C's tensor map (`tma_c`) has boxes of 64 rows x 128
-// bytes with the 128-byte swizzle; where C cannot take one, `c_tma` = 0 and the kernel stores
-// with rung 04's epilogue.
+// bytes with the 128-byte swizzle; where C cannot take one, `c_tma` = 0 and the warpgroups copy
+// the staged slabs to C themselves.
 #include "arch/sm90.cuh"
 #include "sm90/epilogue_tma_store.cuh"
 #include "sm90/mainloop_warp_specialized.cuh"

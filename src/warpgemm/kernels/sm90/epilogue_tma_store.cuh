@@ -17,7 +17,12 @@
 // reuse of a buffer waits. TMA clips the box at C's edges, so ragged tiles need no masks.
 //
 // Where C cannot be a TMA target (its rows not a multiple of 16 bytes apart, or its base not
-// 16-byte aligned), the host passes `tma = false` and the same kernel stores with store_direct.
+// 16-byte aligned), the host passes `tma = false`: the slabs are staged the same way, and step 3
+// becomes a copy by the warpgroup's own threads (copy_slab), masked at C's edges. That copy is a
+// rolled loop, and it is the only code the fallback adds. An unrolled direct store from the
+// registers (sm90/epilogue_direct.cuh) took 43 of this kernel's 63 KB of code (128 x 256 tiles,
+// 2-block clusters), and code that size costs a kernel of ours whenever another of ours ran
+// before it: each evicts the other's instructions (docs/benchmarking.md).
 //
 // The slab loop (store_slabs) takes the values from a function, so that the same staging serves
 // the fp16/bf16 epilogue (sums + bias) and the scaled int8 one (ScaledTmaStoreEpilogue).
@@ -37,16 +42,49 @@
 namespace wg {
 namespace sm90 {
 
+// Where C is no TMA target: the staged slab at `buf` copied to C by the warpgroup's 128 threads.
+// Each thread takes 4-byte words of the staging (two 16-bit elements or one fp32), a warp one
+// 128-byte row a step, and writes them element by element (C's rows may start at any element),
+// masked at C's edges. Rolled (unroll 1): see the top of this file.
+template <typename TC>
+__device__ __forceinline__ void copy_slab(uint32_t buf, TC* C, int ldc, int M, int N, int row0, int col0) {
+    constexpr int PER_WORD = 4 / static_cast<int>(sizeof(TC));
+#pragma unroll 1
+    for (int i = threadIdx.x & 127; i < 64 * 32; i += 128) {
+        const int row = i >> 5, word = i & 31;
+        if (row0 + row >= M) break;  // the rows only grow with i
+        const int col = col0 + word * PER_WORD;
+        if (col >= N) continue;
+        const uint32_t bits = ld_shared_u32(buf + row * 128 + (((word >> 2) ^ (row & 7)) << 4) + (word & 3) * 4);
+        TC* p = C + static_cast<int64_t>(row0 + row) * ldc + col;
+        if constexpr (PER_WORD == 1) {
+            *p = __uint_as_float(bits);
+        } else {
+            p[0] = TC{static_cast<uint16_t>(bits)};
+            if (col + 1 < N) p[1] = TC{static_cast<uint16_t>(bits >> 16)};
+        }
+    }
+}
+
+// Where the slabs go: C's tensor map, or (tma = false) C itself.
+template <typename TC>
+struct SlabTarget {
+    const TmaDescriptor* tma_c;
+    TC* C;
+    int ldc, M, N;
+    bool tma;
+};
+
 // The slabs of a consumer warpgroup's 64 x BN tile at (row0, n0), through BUFFERS staging
-// buffers of 64 x 128 bytes at `mine` (1024-byte aligned) and TMA stores of `tma_c`.
+// buffers of 64 x 128 bytes at `mine` (1024-byte aligned) to `out`: TMA stores, or copy_slab.
 // values(j, v) fills v[2h + e] with the fp32 value of fragment element 4j + 2h + e, which belongs
 // at C(row0 + 16w + g + 8h, n0 + 8j + 2t + e) (lane 4g + t of warp w): a column pair in two rows,
 // so that per-column values (bias, scales) are read once for both. They are rounded once to TC.
 // `slabs_done` counts this warpgroup's slabs: it picks the buffer.
 // Uses named barrier 1 + consumer.
 template <typename TC, int BN, int BUFFERS, typename Values>
-__device__ __forceinline__ void store_slabs(const TmaDescriptor* tma_c, uint32_t mine, int& slabs_done, int consumer,
-                                            int row0, int n0, int N, Values values) {
+__device__ __forceinline__ void store_slabs(const SlabTarget<TC>& out, uint32_t mine, int& slabs_done, int consumer,
+                                            int row0, int n0, Values values) {
     constexpr int SLAB_COLS = 128 / static_cast<int>(sizeof(TC));  // 64 (16-bit C) or 32 (fp32)
     constexpr int SLABS = BN / SLAB_COLS;
     constexpr int SLAB_BYTES = 64 * 128;
@@ -58,7 +96,7 @@ __device__ __forceinline__ void store_slabs(const TmaDescriptor* tma_c, uint32_t
 #pragma unroll
     for (int s = 0; s < SLABS; ++s) {
         const int col0 = n0 + s * SLAB_COLS;
-        if (col0 >= N) break;  // uniform: the rest of the tile is past C's right edge
+        if (col0 >= out.N) break;  // uniform: the rest of the tile is past C's right edge
         const uint32_t buf = mine + (BUFFERS == 1 ? 0 : (slabs_done & 1) * SLAB_BYTES);
         if (tid == 0) tma_store_wait_read<BUFFERS - 1>();
         named_barrier_sync(1 + consumer, 128);
@@ -90,11 +128,17 @@ __device__ __forceinline__ void store_slabs(const TmaDescriptor* tma_c, uint32_t
                 }
             }
         }
-        fence_proxy_async_shared();  // the writes above, visible to the TMA's reads
-        named_barrier_sync(1 + consumer, 128);
-        if (tid == 0) {
-            SM90_TMA_STORE_2D::copy(tma_c, buf, col0, row0);
-            tma_store_commit();
+        if (out.tma) {
+            fence_proxy_async_shared();  // the writes above, visible to the TMA's reads
+            named_barrier_sync(1 + consumer, 128);
+            if (tid == 0) {
+                SM90_TMA_STORE_2D::copy(out.tma_c, buf, col0, row0);
+                tma_store_commit();
+            }
+        } else {
+            // The next slab's first barrier keeps its writes off a buffer still being copied.
+            named_barrier_sync(1 + consumer, 128);
+            copy_slab(buf, out.C, out.ldc, out.M, out.N, row0, col0);
         }
         ++slabs_done;
     }
@@ -110,7 +154,7 @@ struct TmaStoreEpilogue {
     int ldc, M, N;
     const T* bias;
     uint32_t staging;  // the block's staging area: BYTES_PER_CONSUMER per consumer, 1024-byte aligned
-    bool tma;          // C is a TMA target; else store_direct
+    bool tma;          // C is a TMA target; else copy_slab
     int slabs_done = 0;  // this warpgroup's running slab count: its parity picks the buffer
 
     // A consumer warpgroup's ROW_BLOCKS x 64 rows (ACC = ROW_BLOCKS * BN / 2 accumulators, row
@@ -125,13 +169,9 @@ struct TmaStoreEpilogue {
         for (int r = 0; r < ROW_BLOCKS; ++r) {
             const float(&block)[BN / 2] = *reinterpret_cast<const float(*)[BN / 2]>(&d[r * (BN / 2)]);
             const int row0 = w.m0 + 64 * (ROW_BLOCKS * consumer + r);
-            if (!tma) {
-                store_direct(C, ldc, M, N, row0, n0, block, bias);
-                continue;
-            }
             if (row0 >= M) return;  // this and the later row blocks are past C's edge (uniform)
-            store_slabs<TC, BN, BUFFERS>(tma_c, staging + consumer * BYTES_PER_CONSUMER, slabs_done, consumer,
-                                         row0, n0, N, [&](int j, float (&v)[4]) {
+            store_slabs<TC, BN, BUFFERS>({tma_c, C, ldc, M, N, tma}, staging + consumer * BYTES_PER_CONSUMER,
+                                         slabs_done, consumer, row0, n0, [&](int j, float (&v)[4]) {
                 const int c = n0 + 8 * j + 2 * t;
                 float b[2] = {0.0f, 0.0f};
                 if (bias != nullptr) {
@@ -155,8 +195,8 @@ struct TmaStoreEpilogue {
 // The scaled int8 epilogue (igemm rung 07) on the same slabs: ScaledDirectEpilogue's values,
 // s32 sum * scale_a[row] * scale_b[col] + bias[col] in fp32, rounded once, stored through shared
 // memory and TMA so that the stores overlap the next tile's main loop. The tile's column scales
-// and bias are in shared memory (prepare, inherited); without a TMA target for C it stores as
-// ScaledDirectEpilogue does. BUFFERS staging buffers a consumer: one leaves room for four
+// and bias are in shared memory (prepare, inherited); without a TMA target for C the slabs go
+// through copy_slab. BUFFERS staging buffers a consumer: one leaves room for four
 // stages of 128 x 256 x 128 int8 next to the column values, two let a slab's writes overlap the
 // last slab's store.
 template <typename TC, int BN, int BUFFERS>
@@ -171,18 +211,15 @@ struct ScaledTmaStoreEpilogue : ScaledDirectEpilogue<TC, BN> {
     template <int ACC>
     __device__ __forceinline__ void store(const int32_t (&d)[ACC], int consumer, const Work& w) {
         static_assert(ACC / 4 * 8 == BN, "the fragment holds BN columns");
-        if (!tma) {
-            ScaledDirectEpilogue<TC, BN>::store(d, consumer, w);
-            return;
-        }
         const int row0 = w.m0 + 64 * consumer, n0 = w.n0;
         if (row0 >= this->M) return;  // uniform; the next prepare waits for this tile's column copies
         float sa[2];
         this->row_scales(consumer, row0, sa);
         const uint32_t sb = this->scale_b_at(consumer), bb = this->bias_at(consumer);
         const int t = threadIdx.x & 3;
-        store_slabs<TC, BN, BUFFERS>(tma_c, staging + consumer * BYTES_PER_CONSUMER, slabs_done, consumer, row0, n0,
-                                     this->N, [&](int j, float (&v)[4]) {
+        store_slabs<TC, BN, BUFFERS>({tma_c, this->C, this->ldc, this->M, this->N, tma},
+                                     staging + consumer * BYTES_PER_CONSUMER, slabs_done, consumer, row0, n0,
+                                     [&](int j, float (&v)[4]) {
             const int at = 4 * (8 * j + 2 * t);
             const float scale[2] = {ld_volatile_shared_f32(sb + at), ld_volatile_shared_f32(sb + at + 4)};
             const float add[2] = {ld_volatile_shared_f32(bb + at), ld_volatile_shared_f32(bb + at + 4)};

@@ -38,10 +38,19 @@ struct SplitKReduction {
     template <typename Acc, int ACC>
     __device__ __forceinline__ void store(Acc (&d)[ACC], int consumer, const Work& w) {
         static_assert(ACC % 16 == 0, "the partial sums are read back 64 floats a thread at a time");
-        if (w.splits == 1) {
-            epilogue.store(d, consumer, w);
-            return;
-        }
+        // One call of the epilogue, after the reduction or without it: the epilogue is most of
+        // the kernel's code, and a second inlined copy of it doubles the code the SMs fetch.
+        if (w.splits == 1 || reduce(d, consumer, w)) epilogue.store(d, consumer, w);
+    }
+
+    __device__ __forceinline__ void prepare(int consumer, const Work& w) { epilogue.prepare(consumer, w); }
+    __device__ __forceinline__ void finish(int consumer) { epilogue.finish(consumer); }
+
+  private:
+    // Steps 1-3 for a unit of a split tile: false where another unit will finish the tile, true
+    // (with the tile's full sums in d) in the unit that arrived last.
+    template <typename Acc, int ACC>
+    __device__ __forceinline__ bool reduce(Acc (&d)[ACC], int consumer, const Work& w) {
         const int tid = threadIdx.x & 127;
         const int barrier = FIRST_BARRIER + consumer;
         constexpr int VECS = ACC / 4;  // float4s a thread
@@ -59,7 +68,7 @@ struct SplitKReduction {
             last = atomicAdd(counter, 1) == w.splits - 1;
             if (last) *counter = 0;  // every unit has counted: ready for the next launch
         }
-        if (!named_barrier_or(barrier, 128, last)) return;
+        if (!named_barrier_or(barrier, 128, last)) return false;
         __threadfence();
 
         constexpr int CHUNK = 16;  // float4s in flight per thread while summing
@@ -83,13 +92,9 @@ struct SplitKReduction {
                 }
             }
         }
-        epilogue.store(d, consumer, w);
+        return true;
     }
 
-    __device__ __forceinline__ void prepare(int consumer, const Work& w) { epilogue.prepare(consumer, w); }
-    __device__ __forceinline__ void finish(int consumer) { epilogue.finish(consumer); }
-
-  private:
     // The workspace holds fp32 sums as they are and s32 sums as their bits (added as integers).
     static __device__ __forceinline__ float bits(float x) { return x; }
     static __device__ __forceinline__ float bits(int32_t x) { return __int_as_float(x); }
