@@ -130,7 +130,11 @@ def test_large_m_on_an_h200_takes_the_rules_every_hopper_shares():
 
 
 @pytest.mark.parametrize("m,n,k,cluster", [
-    (4096, 2048, 2048, 2),      # the Llama prefill's projections: 2 x 1 clusters
+    (4096, 2048, 2048, 1),      # the Llama prefill's q, k, v and o: about two waves or less, single blocks
+    (4096, 1024, 2048, 1),
+    (1024, 4096, 4096, 1),
+    (4096, 8192, 2048, 2),      # its gate and up projections: 2 x 1 clusters
+    (8192, 2048, 2048, 2),      # about four waves
     (4096, 4096, 4096, 2),
     (8192, 8192, 8192, 2),
     (1024, 6144, 4096, 1),      # 1024 rows, a wide N, a short K: single blocks measured faster

@@ -200,6 +200,15 @@ RULES: tuple[Rule, ...] = (
     *(Rule("hopper/06_tma_store_epilogue", dt, capability=(90, 90), m=(257, 2047), n=(6144, 16383), k=(0, 4096),
            note="the Hopper ladder's last rung, single blocks (docs/results/hopper_llm_*.json)")
       for dt in ("bfloat16", "float16")),
+    # Single blocks also where 128 x 256 tiles make at most about two waves (M to 4096 with N to
+    # 2048, M to 2048 with N to 4096): the Llama prefill's q, k, v and o projections, and 1024 x
+    # 4096 x 4096. There a cluster's fixed cost (about 1.4 us a launch, docs/hopper.md) is not
+    # won back. Measured once rung 06's code was small enough that two kernels of ours no longer
+    # slow each other (docs/benchmarking.md): docs/results/hopper_small_grids_h100.json.
+    *(Rule("hopper/06_tma_store_epilogue", dt, capability=(90, 90), m=m, n=n,
+           note="the Hopper ladder's last rung, single blocks for grids of about two waves or less "
+                "(docs/results/hopper_small_grids_h100.json)")
+      for m, n in (((257, 4096), (0, 2048)), ((257, 2048), (0, 4096))) for dt in ("bfloat16", "float16")),
     *(Rule("hopper/06_tma_store_epilogue", dt, capability=(90, 90), m=(257, INF), n=(0, 16383), params={"CLUSTER": 2},
            note="the Hopper ladder's last rung, 2 x 1 clusters (docs/results/hopper_llm_*.json)")
       for dt in ("bfloat16", "float16")),
