@@ -41,6 +41,8 @@ VARIANTS: dict[str, list[Rule]] = {
     # The rules before single blocks for small grids: 2-block clusters there too.
     "small grids CLUSTER=2": _rules((257, 4096), (0, 2048), CLUSTER=2) + _rules((257, 2048), (0, 4096), CLUSTER=2),
     "k, v BN=128": _rules((257, INF), (0, 1024), CLUSTER=2, BN=128),
+    "k, v BN=128 CLUSTER=1": _rules((257, INF), (0, 1024), BN=128),
+    "q, k, v, o BN=128 CLUSTER=1": _rules((257, INF), (0, 2048), BN=128),
     "k, v 256x128": _rules((257, INF), (0, 1024), CLUSTER=2, BM=256, BN=128),
 }
 

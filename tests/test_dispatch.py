@@ -145,3 +145,11 @@ def test_large_m_on_hopper_runs_clusters_where_they_measured_faster(m, n, k, clu
     rule = dispatch.choose(90, "bfloat16", m, n, k, layouts=("row", "col"))
     assert rule.kernel == "hopper/06_tma_store_epilogue"
     assert rule.params.get("CLUSTER", 1) == cluster
+
+
+@pytest.mark.parametrize("m,n,k", [(4096, 2048, 2048), (4096, 1024, 2048), (1024, 4096, 4096)])
+def test_small_grids_take_single_blocks_on_the_h100_only_where_it_was_measured(m, n, k):
+    h100 = dispatch.choose(90, "bfloat16", m, n, k, layouts=("row", "col"), device="NVIDIA H100 80GB HBM3")
+    h200 = dispatch.choose(90, "bfloat16", m, n, k, layouts=("row", "col"), device="NVIDIA H200")
+    assert h100.params.get("CLUSTER", 1) == 1 and h100.device is None
+    assert h200.params.get("CLUSTER", 1) == 2 and h200.device == "H200"

@@ -204,7 +204,11 @@ RULES: tuple[Rule, ...] = (
     # 2048, M to 2048 with N to 4096): the Llama prefill's q, k, v and o projections, and 1024 x
     # 4096 x 4096. There a cluster's fixed cost (about 1.4 us a launch, docs/hopper.md) is not
     # won back. Measured once rung 06's code was small enough that two kernels of ours no longer
-    # slow each other (docs/benchmarking.md): docs/results/hopper_small_grids_h100.json.
+    # slow each other (docs/benchmarking.md): docs/results/hopper_small_grids_h100.json. Measured
+    # on an H100 only: the H200 keeps the 2-block clusters its llm suite was measured with.
+    *(Rule("hopper/06_tma_store_epilogue", dt, capability=(90, 90), m=m, n=n, params={"CLUSTER": 2}, device=_H200,
+           note="the Hopper ladder's last rung, 2 x 1 clusters (docs/results/hopper_llm_h200.json)")
+      for m, n in (((257, 4096), (0, 2048)), ((257, 2048), (0, 4096))) for dt in ("bfloat16", "float16")),
     *(Rule("hopper/06_tma_store_epilogue", dt, capability=(90, 90), m=m, n=n,
            note="the Hopper ladder's last rung, single blocks for grids of about two waves or less "
                 "(docs/results/hopper_small_grids_h100.json)")
