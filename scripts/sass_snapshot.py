@@ -19,31 +19,18 @@ import concurrent.futures as cf
 import hashlib
 import json
 import multiprocessing as mp
-import struct
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
 
-
-def _sections(cubin: bytes) -> dict[str, bytes]:
-    """The named sections of a 64-bit little-endian ELF file (a section with no file contents,
-    SHT_NOBITS such as .nv.shared, as its size only)."""
-    shoff, = struct.unpack_from("<Q", cubin, 0x28)
-    shentsize, shnum, shstrndx = struct.unpack_from("<HHH", cubin, 0x3A)
-    heads = [struct.unpack_from("<IIQQQQIIQQ", cubin, shoff + i * shentsize) for i in range(shnum)]
-    names_off = heads[shstrndx][4]
-    out = {}
-    for name, kind, _flags, _addr, off, size, *_ in heads:
-        end = cubin.index(b"\0", names_off + name)
-        out[cubin[names_off + name:end].decode()] = size.to_bytes(8, "little") if kind == 8 else cubin[off:off + size]
-    return out
+from warpgemm.runtime.compiler import elf_sections  # noqa: E402
 
 
 def code_hash(cubin: bytes) -> str:
     h = hashlib.sha256()
-    for name, data in sorted(_sections(cubin).items()):
+    for name, data in sorted(elf_sections(cubin).items()):
         if name.startswith(".text.") or name.startswith(".nv.info.") or name.startswith(".nv.shared."):
             kind = name.split(".")[1] + "." + name.split(".")[2] if name.startswith(".nv.") else "text"
             h.update(kind.encode() + b"\0" + len(data).to_bytes(8, "little") + data)

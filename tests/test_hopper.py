@@ -144,6 +144,18 @@ def test_every_point_of_a_rungs_tuning_space_that_is_valid_compiles(name):
             assert k.spill_bytes == 0, (p, k.log)
 
 
+@pytest.mark.parametrize("params", [{}, {"CLUSTER": 2}, {"BM": 256, "BN": 128}, {"BN": 128, "CLUSTER": 2}],
+                         ids=["single", "clusters", "256x128", "128x128-clusters"])
+def test_rung_06_carries_one_copy_of_its_epilogue_and_no_unrolled_fallback(params):
+    # Two large kernels of ours one after the other evict each other's instructions: with 130 KB
+    # of code each, 5 us a launch at 4096 x 1024 x 2048 on an H100; with 33 KB, nothing
+    # (docs/benchmarking.md). The split reduction calls the epilogue once, and a C that TMA
+    # cannot store to is copied from the staged slabs in a rolled loop, so rung 06 stays small.
+    k = warpgemm.compile("hopper/06_tma_store_epilogue", "sm_90a", a_layout="row", b_layout="col",
+                         in_dtype="bfloat16", out_dtype="bfloat16", **params)
+    assert k.code_bytes <= 48 * 1024, k.code_bytes
+
+
 # -- the shared-memory model -----------------------------------------------------------------
 # TMA writes box element (i, r) (i along the contiguous dimension, r the row) of a slab whose
 # base is 1024-byte aligned at byte r * 128 + i * size, swizzled: Swizzle<3,4,3> on the byte

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import re
+import struct
 import threading
 import time
 from dataclasses import dataclass, field
@@ -44,6 +45,13 @@ class CompiledKernel:
     log: str = field(repr=False, default="")
     from_cache: bool = False
     compile_seconds: float = 0.0
+
+    @property
+    def code_bytes(self) -> int:
+        """Bytes of machine code: the size of the cubin's ``.text.*`` sections. Every SM fetches
+        the instructions it runs through its instruction caches; two large kernels that run one
+        after the other evict each other's code (docs/benchmarking.md)."""
+        return sum(len(data) for name, data in elf_sections(self.cubin).items() if name.startswith(".text."))
 
     def __post_init__(self) -> None:
         self._functions: dict[int, Any] = {}
@@ -90,6 +98,20 @@ class CompiledKernel:
                 f"{self.name_expression}: cannot use {nbytes} bytes of dynamic shared memory "
                 f"on this device (limit {optin} bytes): {err.name}")
         self._smem_limit[dev_id] = nbytes
+
+
+def elf_sections(cubin: bytes) -> dict[str, bytes]:
+    """The named sections of a cubin (a 64-bit little-endian ELF file). A section with no
+    contents in the file (SHT_NOBITS, such as ``.nv.shared.*``) maps to its size, as 8 bytes."""
+    shoff, = struct.unpack_from("<Q", cubin, 0x28)
+    shentsize, shnum, shstrndx = struct.unpack_from("<HHH", cubin, 0x3A)
+    heads = [struct.unpack_from("<IIQQQQIIQQ", cubin, shoff + i * shentsize) for i in range(shnum)]
+    names_off = heads[shstrndx][4]
+    out = {}
+    for name, kind, _flags, _addr, off, size, *_ in heads:
+        end = cubin.index(b"\0", names_off + name)
+        out[cubin[names_off + name:end].decode()] = size.to_bytes(8, "little") if kind == 8 else cubin[off:off + size]
+    return out
 
 
 def _read_with_includes(rel: str, seen: dict[str, str]) -> None:
