@@ -133,6 +133,7 @@ def test_large_m_on_an_h200_takes_the_rules_every_hopper_shares():
     (4096, 2048, 2048, 1),      # the Llama prefill's q, k, v and o: about two waves or less, single blocks
     (4096, 1024, 2048, 1),
     (1024, 4096, 4096, 1),
+    (1024, 2048, 2048, 1),      # 1024 rows and N <= 2048: single blocks of 128 x 128
     (4096, 8192, 2048, 2),      # its gate and up projections: 2 x 1 clusters
     (8192, 2048, 2048, 2),      # about four waves
     (4096, 4096, 4096, 2),
@@ -153,3 +154,10 @@ def test_small_grids_take_single_blocks_on_the_h100_only_where_it_was_measured(m
     h200 = dispatch.choose(90, "bfloat16", m, n, k, layouts=("row", "col"), device="NVIDIA H200")
     assert h100.params.get("CLUSTER", 1) == 1 and h100.device is None
     assert h200.params.get("CLUSTER", 1) == 2 and h200.device == "H200"
+
+
+@pytest.mark.parametrize("m,n,k", [(1024, 2048, 2048), (512, 1024, 2048), (1024, 2048, 8192), (257, 2048, 64)])
+def test_at_most_1024_rows_and_a_narrow_n_take_128_x_128_tiles_on_the_h100(m, n, k):
+    rule = dispatch.choose(90, "bfloat16", m, n, k, layouts=("row", "col"))
+    assert rule.kernel == "hopper/06_tma_store_epilogue" and rule.params == {"BN": 128}
+    assert dispatch.choose(90, "bfloat16", 1025, n, k, layouts=("row", "col")).params.get("BN", 256) == 256

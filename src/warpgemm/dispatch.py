@@ -209,6 +209,14 @@ RULES: tuple[Rule, ...] = (
     *(Rule("hopper/06_tma_store_epilogue", dt, capability=(90, 90), m=m, n=n, params={"CLUSTER": 2}, device=_H200,
            note="the Hopper ladder's last rung, 2 x 1 clusters (docs/results/hopper_llm_h200.json)")
       for m, n in (((257, 4096), (0, 2048)), ((257, 2048), (0, 4096))) for dt in ("bfloat16", "float16")),
+    # At most 1024 rows and N up to 2048, 128 x 256 tiles make 64 or fewer: half the SMs idle.
+    # 128 x 128 tiles make twice as many (H100, bf16, x cuBLAS, events / CUDA graphs, against
+    # 128 x 256: 1024 x 2048 x 2048 0.89x / 0.96x against 0.59x / 0.61x, 512 x 2048 x 2048 0.73x /
+    # 0.71x against 0.53x / 0.52x, 1024 x 2048 x 8192 0.87x / 0.91x against 0.82x / 0.86x;
+    # docs/results/hopper_m1024_h100.json).
+    *(Rule("hopper/06_tma_store_epilogue", dt, capability=(90, 90), m=(257, 1024), n=(0, 2048), params={"BN": 128},
+           note="the Hopper ladder's last rung with 128 x 128 tiles, single blocks (docs/results/hopper_m1024_h100.json)")
+      for dt in ("bfloat16", "float16")),
     *(Rule("hopper/06_tma_store_epilogue", dt, capability=(90, 90), m=m, n=n,
            note="the Hopper ladder's last rung, single blocks for grids of about two waves or less "
                 "(docs/results/hopper_small_grids_h100.json)")
