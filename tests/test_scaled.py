@@ -166,8 +166,9 @@ def test_scaled_matmul_streams_the_weight_with_a_swap_ab_kernel_up_to_64_tokens(
 @pytest.mark.parametrize("m,n,k", [(65, 264, 777), (300, 700, 3001), (1000, 1024, 1000), (256, 512, 65536)])
 def test_every_large_m_scaled_kernel_matches_the_formula(monkeypatch, kernel, params, out_dtype, m, n, k):
     """Rung 03 (direct stores) and rung 07 (shared memory and TMA stores, one or two staging
-    buffers, or directly where C's rows are not 16-byte multiples apart: N = 700), with ragged
-    edges, a K tail and a split K (the last shape: two tiles over 132 SMs)."""
+    buffers, or copied from the staging by the warpgroups where C's rows are not 16-byte
+    multiples apart: N = 700), with ragged edges, a K tail and a split K (the last shape: two
+    tiles over 132 SMs)."""
     from warpgemm import catalog, scaled
 
     monkeypatch.setattr(scaled, "KERNEL", kernel)

@@ -213,9 +213,10 @@ RULES: tuple[Rule, ...] = (
     # 128 x 128 tiles make twice as many (H100, bf16, x cuBLAS, events / CUDA graphs, against
     # 128 x 256: 1024 x 2048 x 2048 0.89x / 0.96x against 0.59x / 0.61x, 512 x 2048 x 2048 0.73x /
     # 0.71x against 0.53x / 0.52x, 1024 x 2048 x 8192 0.87x / 0.91x against 0.82x / 0.86x;
-    # docs/results/hopper_m1024_h100.json).
+    # docs/results/hopper_m1024_h100.json). The H200's rule above takes these shapes first.
     *(Rule("hopper/06_tma_store_epilogue", dt, capability=(90, 90), m=(257, 1024), n=(0, 2048), params={"BN": 128},
-           note="the Hopper ladder's last rung with 128 x 128 tiles, single blocks (docs/results/hopper_m1024_h100.json)")
+           note="the Hopper ladder's last rung with 128 x 128 tiles, single blocks "
+                "(docs/results/hopper_m1024_h100.json)")
       for dt in ("bfloat16", "float16")),
     *(Rule("hopper/06_tma_store_epilogue", dt, capability=(90, 90), m=m, n=n,
            note="the Hopper ladder's last rung, single blocks for grids of about two waves or less "

@@ -1,5 +1,6 @@
 """Parsers for the small text forms users type: ``NAME=VALUE`` template parameters, a kernel
-with its parameters (``NAME:P=V,...``) and ``MxNxK`` shapes. Each raises ValueError with a message that says what was expected."""
+with its parameters (``NAME:P=V,...``) and ``MxNxK`` shapes. Each raises ValueError with a
+message that says what was expected."""
 
 from __future__ import annotations
 

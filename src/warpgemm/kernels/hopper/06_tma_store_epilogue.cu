@@ -58,7 +58,7 @@ hopper_tma_store_epilogue(const __grid_constant__ wg::TmaDescriptor tma_a,
         __syncthreads();
     }
 
-    Epilogue epilogue{&tma_c, C, ldc, M, N, bias, smem_u32(dynamic_smem()) + STAGING_OFFSET, c_tma != 0};
+    Epilogue epilogue{{&tma_c, C, ldc, M, N, c_tma != 0}, bias, smem_u32(dynamic_smem()) + STAGING_OFFSET};
     if constexpr (CLUSTER == 1) {
         sm90::persistent_split_k<Mainloop, GROUP>(&tma_a, &tma_b, M, N, K, epilogue, workspace, counters, splits);
     } else {

@@ -13,7 +13,8 @@
 // 128 x 256 x 128 int8 (192 KB) leave room for one staging buffer a consumer; three stages for two.
 //
 // Requires sm_90a; A row-major, B column-major; scales and bias fp32. Where C cannot take a TMA
-// store (`c_tma` = 0), the kernel stores as rung 03 does.
+// store (`c_tma` = 0), the warpgroups copy the staged slabs to C themselves
+// (sm90/epilogue_tma_store.cuh, copy_slab).
 #include "arch/sm90.cuh"
 #include "sm90/epilogue_tma_store.cuh"
 #include "sm90/mainloop_warp_specialized.cuh"

@@ -149,12 +149,9 @@ struct TmaStoreEpilogue {
     static constexpr int BUFFERS = 2;
     static constexpr int BYTES_PER_CONSUMER = BUFFERS * 64 * 128;  // 16 KB a consumer warpgroup
 
-    const TmaDescriptor* tma_c;
-    TC* C;
-    int ldc, M, N;
+    SlabTarget<TC> out;  // C: its tensor map, or (out.tma = false) copy_slab
     const T* bias;
     uint32_t staging;  // the block's staging area: BYTES_PER_CONSUMER per consumer, 1024-byte aligned
-    bool tma;          // C is a TMA target; else copy_slab
     int slabs_done = 0;  // this warpgroup's running slab count: its parity picks the buffer
 
     // A consumer warpgroup's ROW_BLOCKS x 64 rows (ACC = ROW_BLOCKS * BN / 2 accumulators, row
@@ -169,14 +166,14 @@ struct TmaStoreEpilogue {
         for (int r = 0; r < ROW_BLOCKS; ++r) {
             const float(&block)[BN / 2] = *reinterpret_cast<const float(*)[BN / 2]>(&d[r * (BN / 2)]);
             const int row0 = w.m0 + 64 * (ROW_BLOCKS * consumer + r);
-            if (row0 >= M) return;  // this and the later row blocks are past C's edge (uniform)
-            store_slabs<TC, BN, BUFFERS>({tma_c, C, ldc, M, N, tma}, staging + consumer * BYTES_PER_CONSUMER,
-                                         slabs_done, consumer, row0, n0, [&](int j, float (&v)[4]) {
+            if (row0 >= out.M) return;  // this and the later row blocks are past C's edge (uniform)
+            store_slabs<TC, BN, BUFFERS>(out, staging + consumer * BYTES_PER_CONSUMER, slabs_done, consumer, row0,
+                                         n0, [&](int j, float (&v)[4]) {
                 const int c = n0 + 8 * j + 2 * t;
                 float b[2] = {0.0f, 0.0f};
                 if (bias != nullptr) {
-                    if (c < N) b[0] = sm80::to_float(bias[c]);
-                    if (c + 1 < N) b[1] = sm80::to_float(bias[c + 1]);
+                    if (c < out.N) b[0] = sm80::to_float(bias[c]);
+                    if (c + 1 < out.N) b[1] = sm80::to_float(bias[c + 1]);
                 }
 #pragma unroll
                 for (int e = 0; e < 4; ++e) v[e] = block[4 * j + e] + b[e & 1];
@@ -188,7 +185,7 @@ struct TmaStoreEpilogue {
 
     // Before the block exits: the last stores have read their buffers and written C.
     __device__ __forceinline__ void finish(int) {
-        if (tma && (threadIdx.x & 127) == 0) tma_store_wait<0>();
+        if (out.tma && (threadIdx.x & 127) == 0) tma_store_wait<0>();
     }
 };
 
