@@ -22,13 +22,6 @@ from warpgemm.parsing import parse_kernel
 SHAPES = [(64, 128, 64), (129, 257, 65), (515, 1029, 333)]
 SPLIT_SHAPE = (300, 700, 3001)
 """For the rungs that split the last wave's K range: 9 ragged tiles split 3 ways."""
-
-
-def stream_k_shape() -> tuple[int, int, int]:
-    """For the same rungs with STREAM_K=1: 5 tiles of 128 x 256 for every 4 SMs, 9 ragged
-    k-tiles, so that the two balanced waves cut most tiles."""
-    sms = torch.cuda.get_device_properties(0).multi_processor_count
-    return 128 * (sms // 4 + 1) - 3, 256 * 5 - 7, 555
 LAYOUTS = [("row", "row"), ("row", "col"), ("col", "row"), ("col", "col")]
 VARIANTS = ["hopper/06_tma_store_epilogue:BM=256,BN=128,CLUSTER=1",
             "hopper/06_tma_store_epilogue:BM=256,BN=128,CLUSTER=2"]
@@ -47,9 +40,8 @@ def main(names: list[str]) -> int:
     for text in names:
         name, chosen = parse_kernel(text)
         splits = catalog.get(name).last_wave is not None and chosen.get("CLUSTER", 1) == 1
-        for m, n, k in SHAPES + ([SPLIT_SHAPE, stream_k_shape()] if splits else []):
-            params = {**chosen, **({"SPLITS": 3} if (m, n, k) == SPLIT_SHAPE else {}),
-                      **({"STREAM_K": 1} if (m, n, k) == stream_k_shape() else {})}
+        for m, n, k in SHAPES + ([SPLIT_SHAPE] if splits else []):
+            params = {**chosen, **({"SPLITS": 3} if (m, n, k) == SPLIT_SHAPE else {})}
             for la, lb in LAYOUTS:
                 a, b = _operand(m, k, la), _operand(k, n, lb)
                 out = torch.full((m, n), float("nan"), dtype=torch.float32, device="cuda")

@@ -144,6 +144,16 @@ def test_every_point_of_a_rungs_tuning_space_that_is_valid_compiles(name):
             assert k.spill_bytes == 0, (p, k.log)
 
 
+@pytest.mark.parametrize("rung", ["03_warp_specialized", "04_persistent", "05_cluster_multicast"])
+def test_256_row_tiles_are_refused_by_the_rungs_before_06_by_name(rung):
+    # Their launch has 128 * (1 + BM / 64) threads, two warpgroups too many for the two 128-row
+    # consumers of a 256-row tile: without the static_assert the extra warps would wait for ever.
+    from warpgemm.errors import CompileError
+
+    with pytest.raises(CompileError, match=r"BM = 64 or 128[\s\S]*rung 06"):
+        warpgemm.compile(f"hopper/{rung}", "sm_90a", a_layout="row", b_layout="col", BM=256, BN=128)
+
+
 @pytest.mark.parametrize("params", [{}, {"CLUSTER": 2}, {"BM": 256, "BN": 128}, {"BN": 128, "CLUSTER": 2}],
                          ids=["single", "clusters", "256x128", "128x128-clusters"])
 def test_rung_06_carries_one_copy_of_its_epilogue_and_no_unrolled_fallback(params):
@@ -329,9 +339,7 @@ def test_every_point_of_the_tuning_space_is_correct(kernel):
     keys = list(spec.tuning)
     for values in itertools.product(*(spec.tuning[k] for k in keys)):
         p = dict(zip(keys, values))
-        # Few tiles and a long K: the persistent rungs split the last wave. (Stream-K needs as
-        # many tiles as SMs: its own tests below.)
-        if spec.valid(spec.resolve(p)) and not p.get("STREAM_K"):
+        if spec.valid(spec.resolve(p)):  # few tiles and a long K: the persistent rungs split the last wave
             _check(kernel, 500, 1000, 3000, "row", "col", ("bfloat16", "bfloat16"), **p)
 
 
@@ -371,74 +379,6 @@ def test_a_split_last_wave_gives_the_same_bits_every_run_and_leaves_its_counters
     assert not torch.equal(runs[0], unsplit)  # the split really ran: another order of the sums
     assert torch.allclose(runs[0], unsplit, rtol=1e-4, atol=1e-3)
     assert all(int(buf.abs().sum()) == 0 for bufs in _counters.values() for buf in bufs)
-
-
-def _sms() -> int:
-    import torch
-
-    return torch.cuda.get_device_properties(0).multi_processor_count
-
-
-def _stream_k_cases(sms: int) -> list[tuple[int, int, int, dict]]:
-    """(M, N, K, params) with at least one tile per SM and a partial last wave, on this GPU:
-    all tiles in the balanced waves (a little over one wave, 17 ragged k-tiles); whole waves
-    first, then the balanced two (13 k-tiles, ragged M, N and K); 256 x 128 and 64 x 256 tiles;
-    2 k-tiles, the second of one element; one k-tile (the cuts fall between tiles)."""
-    return [(128 * (sms // 4 + 1), 256 * 4 + 3, 1029, {}),
-            (128 * (sms // 8) * 4 - 37, 256 * 9 - 100, 777, {}),
-            (256 * (sms // 8 + 1) - 5, 128 * 10, 515, {"BM": 256, "BN": 128}),
-            (64 * (sms + 7), 300, 65, {"BM": 64}),
-            (128 * (sms + 3), 256, 64, {})]
-
-
-@pytest.mark.gpu
-@needs_hopper
-@pytest.mark.parametrize("kernel", SPLIT_RUNGS[:1] + SPLIT_RUNGS[-1:])
-@pytest.mark.parametrize("case", range(5))
-@pytest.mark.parametrize("layouts", LAYOUTS)
-def test_stream_k_matches_float64_with_the_bias_in_every_layout(kernel, case, layouts):
-    m, n, k, params = _stream_k_cases(_sms())[case]
-    if params.get("BM") == 256 and "06_" not in kernel:
-        pytest.skip("256-row tiles are rung 06's")
-    inst = catalog.get(kernel).instance(*layouts, "bfloat16", params={**params, "STREAM_K": 1})
-    assert inst.last_wave(m, n, k, _sms()) == (_sms() - 1, 0)  # stream-K really runs
-    for i, dtypes in enumerate(DTYPE_PAIRS[:2] if layouts[0] == "row" else DTYPE_PAIRS[2:]):
-        _check(kernel, m, n, k, *layouts, dtypes, bias=i == 0, STREAM_K=1, **params)
-
-
-@pytest.mark.gpu
-@needs_hopper
-def test_stream_k_gives_the_same_bits_every_run_and_leaves_its_flags_zero():
-    import torch
-    from warpgemm.runtime.launch import _counters
-
-    kernel = "hopper/06_tma_store_epilogue"
-    m, n, k, _ = _stream_k_cases(_sms())[1]
-    a = torch.randn(m, k, device="cuda", dtype=torch.bfloat16)
-    b = torch.randn(n, k, device="cuda", dtype=torch.bfloat16).t()
-    runs = [warpgemm.matmul(a, b, kernel=kernel, out_dtype=torch.float32, STREAM_K=1) for _ in range(6)]
-    torch.cuda.synchronize()
-    assert all(torch.equal(runs[0], r) for r in runs[1:])
-    whole = warpgemm.matmul(a, b, kernel=kernel, out_dtype=torch.float32, SPLITS=1)
-    assert not torch.equal(runs[0], whole)  # the cut tiles' sums were added in another order
-    assert torch.allclose(runs[0], whole, rtol=1e-4, atol=1e-3)
-    assert all(int(buf.abs().sum()) == 0 for bufs in _counters.values() for buf in bufs)
-
-
-@pytest.mark.gpu
-@needs_hopper
-def test_stream_k_launches_on_four_streams_at_once_get_correct_results():
-    import torch
-    from test_torch_ops import on_four_streams
-
-    b = torch.randn(2048 + 256 * 3, 1000, device="cuda", dtype=torch.bfloat16).t()
-
-    def step(i: int):
-        a = torch.randn(128 * (_sms() // 8 + 1) + 10 * i, 1000, device="cuda", dtype=torch.bfloat16)
-        return (warpgemm.matmul(a, b, kernel="hopper/06_tma_store_epilogue", STREAM_K=1),
-                a.double() @ b.double())
-
-    assert not on_four_streams(step, 10)
 
 
 @pytest.mark.gpu
@@ -582,27 +522,6 @@ def test_a_split_is_capped_by_the_idle_sms_the_k_tiles_and_the_splits_parameter(
     assert hopper.last_wave(128, 4096, 8192, spec.resolve({"SPLITS": 3}), 132) == (16, 3)
     assert hopper.last_wave(128, 4096, 8192, spec.resolve({"SPLITS": 1}), 132) == (0, 1)
     assert hopper.last_wave(128, 4096, 8192, spec.resolve({"CLUSTER": 2}), 132) == (0, 1)  # clusters never split
-
-
-def test_stream_k_cuts_the_last_two_waves_where_there_are_as_many_tiles_as_blocks():
-    p = catalog.get("hopper/06_tma_store_epilogue").resolve({"STREAM_K": 1})
-    assert hopper.last_wave(4096, 4096, 4096, p, 132) == (131, 0)  # 512 tiles: one cut between blocks
-    assert hopper.last_wave(128 * 132, 256, 4096, p, 132) == (0, 1)  # whole waves: nothing to balance
-    assert hopper.last_wave(128, 4096, 4096, p, 132) == (0, 1)  # fewer tiles than blocks: no stream-K
-    clustered = catalog.get("hopper/06_tma_store_epilogue").resolve({"STREAM_K": 1, "CLUSTER": 2})
-    assert hopper.last_wave(4096, 4096, 4096, clustered, 132) == (0, 1)
-    assert not catalog.get("hopper/06_tma_store_epilogue").valid(clustered)  # clusters take no stream-K
-
-
-def test_a_stream_k_grid_has_a_block_per_sm_and_a_slot_and_flag_per_cut():
-    inst = catalog.get("hopper/06_tma_store_epilogue").instance("row", "col", "bfloat16", "bfloat16",
-                                                                params={"STREAM_K": 1})
-    assert inst.grid(4096, 4096, 4096, sms=132) == (132, 1, 1)
-    assert inst.workspace_bytes(4096, 4096, 4096, 132) == 131 * 128 * 256 * 4
-    assert inst.counters_needed(4096, 4096, 4096, 132) == 131 * 2  # per cut and consumer warpgroup
-    with pytest.raises(ValueError, match="STREAM_K must be 0"):
-        catalog.get("hopper/06_tma_store_epilogue").instance(
-            "row", "col", "bfloat16", params={"STREAM_K": 2}).grid(4096, 4096, 4096, sms=132)
 
 
 @pytest.mark.parametrize("splits", [-1, hopper.MAX_SPLITS + 1])

@@ -81,11 +81,6 @@ def last_wave(m: int, n: int, k: int, p: Mapping[str, int], slots: int) -> tuple
     tiles of the last, partial wave (T % slots, or T when T < slots), and how many ways each
     one's K range is split so that they occupy the idle blocks (sm90/tile_scheduler.cuh).
 
-    ``p["STREAM_K"]`` = 1 (where T >= slots and T % slots > 0) balances the last two waves over
-    K instead: ``(slots - 1, 0)``, the cuts between the blocks' ranges, each of which splits at
-    most one tile in two (splits = 0 tells the kernel; its 32-bit arithmetic needs the two
-    waves' k-tiles below 2^31, which holds for any K below about 2^31 / 4 elements).
-
     ``p["SPLITS"]`` = 1 never splits; n > 1 splits n ways at most; 0 chooses by a cost model in
     units of one k-tile's time: the tail takes ceil(k_tiles / S) k-tiles, plus, when split, one
     write and S reads of a tile's fp32 partial sums, each costing ``rho`` k-tiles, where rho is
@@ -95,18 +90,10 @@ def last_wave(m: int, n: int, k: int, p: Mapping[str, int], slots: int) -> tuple
     if not 0 <= p.get("SPLITS", 1) <= MAX_SPLITS:
         raise ValueError(f"SPLITS must be 0 (the cost model chooses), 1 (no split) or at most {MAX_SPLITS} "
                          f"(the most ways a tile's K range is split), got {p['SPLITS']}")
-    if p.get("STREAM_K", 0) not in (0, 1):
-        raise ValueError(f"STREAM_K must be 0 (off) or 1 (stream-K over the last two waves), got {p['STREAM_K']}")
-    if p.get("CLUSTER", 1) != 1 or slots <= 0:
+    if p.get("CLUSTER", 1) != 1 or p.get("SPLITS", 1) == 1 or slots <= 0:
         return 0, 1
     bm, bn, bk = p["BM"], p["BN"], p["BK"]
     tiles = cdiv(m, bm) * cdiv(n, bn)
-    if p.get("STREAM_K", 0):
-        balanced = slots + tiles % slots  # the tiles of the last two waves
-        usable = tiles >= slots > 1 and tiles % slots and balanced * cdiv(k, bk) < 2 ** 31
-        return (slots - 1, 0) if usable else (0, 1)
-    if p.get("SPLITS", 1) == 1:
-        return 0, 1
     tail = tiles % slots if tiles >= slots else tiles
     k_tiles = cdiv(k, bk)
     most = min(slots // tail if tail else 1, k_tiles, p["SPLITS"] or MAX_SPLITS)
@@ -124,20 +111,19 @@ def last_wave(m: int, n: int, k: int, p: Mapping[str, int], slots: int) -> tuple
 
 
 def split_scratch(m: int, n: int, k: int, p: Mapping[str, int], slots: int) -> int:
-    # The fp32 partial sums of every unit of every split tile (stream-K: one tile's a cut).
+    # The fp32 partial sums of every unit of every split tile.
     tail, splits = last_wave(m, n, k, p, slots)
-    return 4 * tail * max(splits, 1) * p["BM"] * p["BN"] if splits != 1 else 0
+    return 4 * tail * splits * p["BM"] * p["BN"] if splits > 1 else 0
 
 
 def split_counters(m: int, n: int, k: int, p: Mapping[str, int], slots: int) -> int:
-    # One per split tile (stream-K: per cut) and consumer warpgroup.
+    # One per split tile and consumer warpgroup.
     tail, splits = last_wave(m, n, k, p, slots)
-    return tail * consumers(p) if splits != 1 else 0
+    return tail * consumers(p) if splits > 1 else 0
 
 
 def split_args(workspace: Any) -> tuple[Any, ...]:
-    """The trailing ``float* workspace, int* counters, int splits`` of rungs 04 and 06 (splits =
-    0: stream-K)."""
+    """The trailing ``float* workspace, int* counters, int splits`` of rungs 04 and 06."""
     if workspace is None or workspace.splits == 1:
         return NULL, NULL, np.int32(1)
     return workspace.scratch, workspace.counters, np.int32(workspace.splits)
@@ -184,13 +170,12 @@ HOPPER: tuple[KernelSpec, ...] = (
        valid=lambda p: _valid_for((64, 128))(p) and p["IN_FLIGHT"] in (0, 1)),
     _f(4, "a persistent grid walking tiles in groups of GROUP tile-rows; the last wave's tiles split "
           "over K", "persistent", "hopper_persistent",
-       params={"BM": 128, "BN": 256, "BK": 64, "STAGES": 4, "GROUP": 8, "IN_FLIGHT": 0, "SPLITS": 0,
-               "STREAM_K": 0},
+       params={"BM": 128, "BN": 256, "BK": 64, "STAGES": 4, "GROUP": 8, "IN_FLIGHT": 0, "SPLITS": 0},
        dependent_launch=True, threads=lambda p: 128 * (1 + p["BM"] // 64), persistent=True, abi=_split_tma_args,
-       last_wave=last_wave, workspace=split_scratch, counters=split_counters, host_params=("SPLITS", "STREAM_K"),
+       last_wave=last_wave, workspace=split_scratch, counters=split_counters, host_params=("SPLITS",),
        tuning={"BN": (128, 192, 256), "STAGES": (3, 4, 5), "GROUP": (1, 8, 16), "SPLITS": (0, 1)},
        valid=lambda p: (_valid_for((64, 128))(p) and p["GROUP"] >= 1 and p["IN_FLIGHT"] in (0, 1)
-                        and 0 <= p["SPLITS"] <= MAX_SPLITS and p["STREAM_K"] in (0, 1))),
+                        and 0 <= p["SPLITS"] <= MAX_SPLITS)),
     _f(5, "clusters of 2 x 1: two vertically adjacent tiles share B, each block loading half of it "
           "with TMA multicast", "cluster_multicast", "hopper_cluster_multicast",
        params={"BM": 128, "BN": 256, "BK": 64, "STAGES": 4, "GROUP": 8, "IN_FLIGHT": 0},
@@ -200,17 +185,16 @@ HOPPER: tuple[KernelSpec, ...] = (
     _f(6, "the epilogue through stmatrix, shared memory and TMA stores, overlapped with the next "
           "tile's mainloop", "tma_store_epilogue", "hopper_tma_store_epilogue",
        params={"BM": 128, "BN": 256, "BK": 64, "STAGES": 4, "GROUP": 8, "CLUSTER": 1, "IN_FLIGHT": 0,
-               "SPLITS": 0, "STREAM_K": 0},
+               "SPLITS": 0},
        dependent_launch=True, threads=lambda p: 128 * (1 + consumers(p)), persistent=True, smem_bytes=_smem_staged,
        abi=_tma_store_args, last_wave=last_wave, workspace=split_scratch, counters=split_counters,
-       host_params=("SPLITS", "STREAM_K"),
+       host_params=("SPLITS",),
        cluster=lambda p: (p["CLUSTER"], 1, 1) if p["CLUSTER"] > 1 else None,
        tuning={"BM": (128, 256), "BN": (128, 256), "STAGES": (3, 4), "GROUP": (8, 16), "CLUSTER": (1, 2),
-               "IN_FLIGHT": (0, 1), "SPLITS": (0, 1), "STREAM_K": (0, 1)},
+               "IN_FLIGHT": (0, 1), "SPLITS": (0, 1)},
        # 256-row tiles (two consumer warpgroups of 128 rows) take BN = 128: 128 accumulators a thread.
        valid=lambda p: ((_valid_for((64, 128), smem=_smem_staged)(p) or _valid_for((256,), (128,), _smem_staged)(p))
                         and p["GROUP"] >= 1
                         and p["CLUSTER"] in (1, 2) and (p["CLUSTER"] == 1 or p["BN"] in (128, 256))
-                        and p["IN_FLIGHT"] in (0, 1) and 0 <= p["SPLITS"] <= MAX_SPLITS
-                        and p["STREAM_K"] in (0, 1) and (p["CLUSTER"] == 1 or not p["STREAM_K"]))),
+                        and p["IN_FLIGHT"] in (0, 1) and 0 <= p["SPLITS"] <= MAX_SPLITS)),
 )

@@ -375,8 +375,7 @@ class KernelInstance:
             cx = self.cluster[0] if self.cluster is not None else 1
             units = cdiv(m, cx * bm) * cdiv(n, bn)
             tail, splits = self.last_wave(m, n, k, sms)
-            if splits > 1:  # (splits = 0, stream-K, has at least as many tiles as blocks)
-                units += tail * (splits - 1)
+            units += tail * (splits - 1)
             return (cx * max(1, min(units, (sms or cx * units) // cx)), 1, 1)
         if self.spec.grid is not None:
             return self.spec.grid(m, n, self.params)

@@ -138,21 +138,6 @@ __device__ __forceinline__ float4 ld_global_cg_v4_f32(const float4* p) {
     return v;
 }
 
-// A flag another block sets: a 4-byte load with acquire semantics at GPU scope. Once it reads
-// the value a release store wrote, every write ordered before that store is visible to this
-// thread, and (through a barrier after it) to the threads that synchronise with it.
-__device__ __forceinline__ int32_t ld_acquire_gpu_s32(const int32_t* p) {
-    int32_t v;
-    asm volatile("ld.acquire.gpu.global.s32 %0, [%1];\n" : "=r"(v) : "l"(p) : "memory");
-    return v;
-}
-
-// The store that sets such a flag: release semantics at GPU scope (the writes before it, and
-// those of threads that synchronised with this one, are visible before the flag is).
-__device__ __forceinline__ void st_release_gpu_s32(int32_t* p, int32_t v) {
-    asm volatile("st.release.gpu.global.s32 [%0], %1;\n" :: "l"(p), "r"(v) : "memory");
-}
-
 // 16 bytes through the read-only path, cached in L1: for data many warps of a block read.
 __device__ __forceinline__ uint4 ld_global_nc_v4(const void* p) {
     uint4 v;

@@ -23,6 +23,8 @@ __global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
 hopper_warp_specialized(const __grid_constant__ wg::TmaDescriptor tma_a, const __grid_constant__ wg::TmaDescriptor tma_b,
                         TC* __restrict__ C, int M, int N, int K, int ldc, const T* __restrict__ bias) {
     using namespace wg;
+    static_assert(BM == 64 || BM == 128, "BM = 64 or 128: one or two consumer warpgroups of 64 rows, as the launch's "
+                                         "128 * (1 + BM / 64) threads assume (256-row tiles are rung 06's)");
     using Mainloop = sm90::WarpSpecializedMainloop<T, BM, BN, BK, STAGES, A_ROW, B_ROW, 1, IN_FLIGHT>;
     if (threadIdx.x == 0) Mainloop::init(&tma_a, &tma_b);
     __syncthreads();

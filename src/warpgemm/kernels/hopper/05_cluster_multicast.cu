@@ -29,6 +29,8 @@ hopper_cluster_multicast(const __grid_constant__ wg::TmaDescriptor tma_a,
                          int ldc, const T* __restrict__ bias) {
     using namespace wg;
     constexpr int CLUSTER = 2;
+    static_assert(BM == 64 || BM == 128, "BM = 64 or 128: one or two consumer warpgroups of 64 rows, as the launch's "
+                                         "128 * (1 + BM / 64) threads assume (256-row tiles are rung 06's)");
     using Mainloop = sm90::WarpSpecializedMainloop<T, BM, BN, BK, STAGES, A_ROW, B_ROW, CLUSTER, IN_FLIGHT>;
     if (threadIdx.x == 0) Mainloop::init(&tma_a, &tma_b);
     cluster_arrive();

@@ -14,18 +14,6 @@
 // No block ever waits for another, so the split cannot deadlock whatever order the blocks run
 // in, and since the sums are added in split order whichever unit finishes last, the result is
 // the same bits on every run.
-//
-// Stream-K (splits = 0 at launch) cuts a tile in two at most, and knows which part finishes
-// first: the second part (split 1) starts a block's range, the first part (split 0) ends the
-// range of the block before. So only the second part writes its sums, and only the first reads
-// them: the workspace slot and flag belong to the cut (Work::tail), not the tile.
-//   * split 1 writes its sums, synchronises the warpgroup, and one thread fences and sets the
-//     flag (a release store). It goes on to its next unit without waiting.
-//   * split 0 has one thread wait for the flag (acquire loads), resets it for the next launch,
-//     synchronises the warpgroup, and every thread adds the sums to its own: first part + second
-//     part, in that order on every run. Then the epilogue.
-// The wait cannot deadlock: the part it waits for is its block's first unit of the stream-K
-// waves, which waits for nothing; and in the usual order it was written a tile's time before.
 #pragma once
 
 #include "arch/sm70.cuh"
@@ -46,7 +34,6 @@ struct SplitKReduction {
     float4* workspace;  // CONSUMERS * 64 * BN floats for each unit of a split tile
     int* counters;      // CONSUMERS per split tile: zero when the launch starts, left zero at its end
     int tail_tiles;     // the split tiles (PersistentTiles::tail_tiles)
-    bool stream_k;      // splits = 0: one slot and one flag a cut and consumer warpgroup
 
     template <typename Acc, int ACC>
     __device__ __forceinline__ void store(Acc (&d)[ACC], int consumer, const Work& w) {
@@ -61,60 +48,40 @@ struct SplitKReduction {
 
   private:
     // Steps 1-3 for a unit of a split tile: false where another unit will finish the tile, true
-    // (with the tile's full sums in d) in the unit that arrived last. Under stream-K, the hand-over
-    // described at the top: the same writes and reads, one copy of each in the code.
+    // (with the tile's full sums in d) in the unit that arrived last.
     template <typename Acc, int ACC>
     __device__ __forceinline__ bool reduce(Acc (&d)[ACC], int consumer, const Work& w) {
         const int tid = threadIdx.x & 127;
         const int barrier = FIRST_BARRIER + consumer;
         constexpr int VECS = ACC / 4;  // float4s a thread
-        const int unit = stream_k ? w.tail : w.tail + w.split * tail_tiles;
-        int* counter = counters + w.tail * CONSUMERS + consumer;  // stream-K: the cut's flag
-        if (!stream_k || w.split == 1) {
-            float4* mine = slot(unit, consumer, VECS);
+        float4* mine = slot(w.tail + w.split * tail_tiles, consumer, VECS);
 #pragma unroll
-            for (int i = 0; i < VECS; ++i)
-                mine[i * 128 + tid] =
-                    make_float4(bits(d[4 * i]), bits(d[4 * i + 1]), bits(d[4 * i + 2]), bits(d[4 * i + 3]));
-            if (!stream_k) __threadfence();
-            named_barrier_sync(barrier, 128);
-        }
-        if (stream_k) {
-            if (w.split == 1) {  // the second part: hand the sums over, go on
-                if (tid == 0) {
-                    __threadfence();
-                    st_release_gpu_s32(counter, 1);
-                }
-                return false;
-            }
-            if (tid == 0) {  // the first part: wait for them
-                while (ld_acquire_gpu_s32(counter) == 0) __nanosleep(64);
-                *counter = 0;  // for the next launch
-            }
-            named_barrier_sync(barrier, 128);
-        } else {
-            bool last = false;
-            if (tid == 0) {
-                last = atomicAdd(counter, 1) == w.splits - 1;
-                if (last) *counter = 0;  // every unit has counted: ready for the next launch
-            }
-            if (!named_barrier_or(barrier, 128, last)) return false;
-            __threadfence();
-        }
+        for (int i = 0; i < VECS; ++i)
+            mine[i * 128 + tid] =
+                make_float4(bits(d[4 * i]), bits(d[4 * i + 1]), bits(d[4 * i + 2]), bits(d[4 * i + 3]));
+        __threadfence();
+        named_barrier_sync(barrier, 128);
 
-        // Split order: every unit's sums, or (stream-K) the first part's, in d, + the second's.
-        const int first = stream_k ? 1 : 0, end = stream_k ? 2 : w.splits;
+        bool last = false;
+        if (tid == 0) {
+            int* counter = counters + w.tail * CONSUMERS + consumer;
+            last = atomicAdd(counter, 1) == w.splits - 1;
+            if (last) *counter = 0;  // every unit has counted: ready for the next launch
+        }
+        if (!named_barrier_or(barrier, 128, last)) return false;
+        __threadfence();
+
         constexpr int CHUNK = 16;  // float4s in flight per thread while summing
 #pragma unroll
         for (int c = 0; c < VECS; c += CHUNK) {
-            for (int s = first; s < end; ++s) {
-                const float4* part = slot(stream_k ? unit : w.tail + s * tail_tiles, consumer, VECS);
+            for (int s = 0; s < w.splits; ++s) {
+                const float4* part = slot(w.tail + s * tail_tiles, consumer, VECS);
                 float4 v[CHUNK];
 #pragma unroll
                 for (int i = 0; i < CHUNK; ++i)
                     if (c + i < VECS) v[i] = ld_global_cg_v4_f32(part + (c + i) * 128 + tid);
 #pragma unroll
-                for (int i = 0; i < CHUNK && c + i < VECS; ++i) {
+                for (int i = 0; i < CHUNK && c + i < VECS; ++i) {  // (VECS = 24 at BN = 192)
                     Acc* x = &d[4 * (c + i)];
                     const Acc p[4] = {value<Acc>(v[i].x), value<Acc>(v[i].y), value<Acc>(v[i].z),
                                       value<Acc>(v[i].w)};
@@ -151,10 +118,9 @@ template <typename Mainloop, int GROUP, typename Epilogue>
 __device__ __forceinline__ void persistent_split_k(const TmaDescriptor* tma_a, const TmaDescriptor* tma_b, int rows,
                                                    int cols, int K, const Epilogue& epilogue, float* workspace,
                                                    int* counters, int splits) {
-    const PersistentTiles<Mainloop::BLOCK_M, Mainloop::BLOCK_N, GROUP> tiles(
-        rows, cols, splits, (K + Mainloop::BLOCK_K - 1) / Mainloop::BLOCK_K);
+    const PersistentTiles<Mainloop::BLOCK_M, Mainloop::BLOCK_N, GROUP> tiles(rows, cols, splits);
     SplitKReduction<Epilogue, Mainloop::CONSUMERS> reduction{epilogue, reinterpret_cast<float4*>(workspace),
-                                                             counters, tiles.tail_tiles, splits == 0};
+                                                             counters, tiles.tail_tiles};
     warp_specialized_roles<Mainloop>(tiles, tma_a, tma_b, K, reduction);
 }
 

@@ -9,21 +9,12 @@
 // read (a consecutive row-by-row order would read every B column for each tile-row instead).
 //
 // The last wave. With T tiles on G blocks, the last T % G tiles would run on T % G SMs while
-// the others idle (at T < G, most of the GPU idles throughout). PersistentTiles handles it in
-// one of two ways, both adding the partial sums of a tile's units in
-// sm90/split_k_reduction.cuh:
-//   * splits > 1: the K range of the tail tiles is split `splits` ways. The first T - R tiles
-//     (R = T % G, or T when T < G) are units of their whole K range, and each of the R tail
-//     tiles becomes `splits` units of 1/splits of it, R * splits <= G of them, which run at once.
-//     The host sizes the grid min(T - R + R * splits, G), so that G here is the host's.
-//   * splits = 0, stream-K (T >= G, a grid of G blocks): the first (T / G - 1) * G tiles are
-//     whole units, dealt out as above, and the S = G + R tiles of the last two waves are balanced
-//     over K: laid end to end, their S * k_tiles k-tiles are cut into G equal ranges, block b
-//     taking range b. A range is at least a tile long (S >= G), so each of the G - 1 cuts splits
-//     at most one tile in two: its first part ends block b - 1's range, its second part starts
-//     block b's. Where R tiles would leave G - R blocks idle for a whole tile's time, every
-//     block now ends within one k-tile of the others, at the cost of one partial tile written
-//     and read back per cut.
+// the others idle (at T < G, most of the GPU idles throughout). PersistentTiles can split the
+// K range of those tail tiles `splits` ways: the first T - R tiles (R = T % G, or T when T < G)
+// are units of their whole K range, and each of the R tail tiles becomes `splits` units of
+// 1/splits of it, R * splits <= G of them, which run at once. The units of one tile add their
+// partial sums in sm90/split_k_reduction.cuh. The host chooses `splits` (1: no split) and sizes
+// the grid min(T - R + R * splits, G), so that G here is the host's.
 #pragma once
 
 #include "common/block_order.cuh"
@@ -36,9 +27,7 @@ namespace sm90 {
 // N): the schedule of a non-persistent kernel, in the same shape (hopper rung 03).
 // One unit of work: rows m0 .. m0 + BM and columns n0 .. n0 + BN of C, summed over k-tiles
 // k_begin .. k_end - 1. A tile split over K is `splits` units (split = 0 .. splits - 1); `tail`
-// numbers the split tiles (0 .. R - 1), for their partial sums and counters. Under stream-K a
-// cut tile has splits = 2: split 0 (its first k-tiles) and split 1 (the rest), and `tail` is
-// the cut (0 .. G - 2: the one between blocks tail and tail + 1).
+// numbers the split tiles (0 .. R - 1), for their partial sums and counters.
 struct Work {
     int m0, n0;
     int k_begin, k_end;
@@ -62,27 +51,13 @@ struct GridTile {
 template <int BM, int BN, int GROUP>
 struct PersistentTiles {
     static_assert(GROUP >= 1, "GROUP is the number of tile-rows walked together (1: row by row)");
-    int tiles_m, tiles_n, full, tail_tiles, splits, total, k_tiles;
-    int range_begin, range_end;  // stream-K: this block's k-tiles of the balanced waves, laid end to end
+    int tiles_m, tiles_n, full, tail_tiles, splits, total;
 
-    // `splits`: 1 (no split), n > 1 (the last wave's tiles split n ways, n at most the k-tiles of
-    // K) or 0 (stream-K over the last two waves; the host launches G blocks for T >= G tiles, and
-    // only where (G + R) * k_tiles < 2^31). `k_tiles_`: the k-tiles of K.
-    __device__ __forceinline__ PersistentTiles(int M, int N, int splits_ = 1, int k_tiles_ = 1)
-        : tiles_m((M + BM - 1) / BM), tiles_n((N + BN - 1) / BN), splits(splits_), k_tiles(k_tiles_) {
+    // `splits` (>= 1, at most the k-tiles of K) is the split of the last wave's tiles.
+    __device__ __forceinline__ PersistentTiles(int M, int N, int splits_ = 1)
+        : tiles_m((M + BM - 1) / BM), tiles_n((N + BN - 1) / BN), splits(splits_) {
         const int tiles = tiles_m * tiles_n;
         const int grid = static_cast<int>(gridDim.x);
-        if (splits == 0) {
-            full = (tiles / grid - 1) * grid;
-            tail_tiles = tiles - full;
-            const int b = static_cast<int>(blockIdx.x);
-            range_begin = cut(b, grid);
-            range_end = cut(b + 1, grid);
-            // This block's units: its whole tiles, then the 1 to 3 tiles its range touches. (A
-            // range is at least k_tiles long, so it is never empty.)
-            total = full + ((range_end - 1) / k_tiles - range_begin / k_tiles + 1) * grid;
-            return;
-        }
         tail_tiles = splits > 1 ? (tiles >= grid ? tiles % grid : tiles) : 0;
         full = tiles - tail_tiles;
         total = full + tail_tiles * splits;
@@ -91,22 +66,10 @@ struct PersistentTiles {
     __device__ __forceinline__ int first() const { return blockIdx.x; }
     __device__ __forceinline__ int next(int unit) const { return unit + gridDim.x; }
 
-    // (`k_tiles` as the constructor's.)
-    __device__ __forceinline__ Work work(int unit, int) const {
+    __device__ __forceinline__ Work work(int unit, int k_tiles) const {
         Work w{0, 0, 0, k_tiles, 0, 1, 0};
         int tile = unit;
-        if (unit >= full && splits == 0) {  // the j-th tile this block's range touches
-            const int j = (unit - full) / static_cast<int>(gridDim.x);
-            const int t = range_begin / k_tiles + j, at = t * k_tiles;
-            w.k_begin = imax(range_begin, at) - at;
-            w.k_end = imin(range_end, at + k_tiles) - at;
-            tile = full + t;
-            if (w.k_begin > 0) {  // the tile's second part: the block before has its first
-                w.splits = 2, w.split = 1, w.tail = static_cast<int>(blockIdx.x) - 1;
-            } else if (w.k_end < k_tiles) {  // its first part: the next block has the rest
-                w.splits = 2, w.split = 0, w.tail = static_cast<int>(blockIdx.x);
-            }
-        } else if (unit >= full) {  // a part of a tail tile: the parts of one tile run on different blocks
+        if (unit >= full) {  // a part of a tail tile: the parts of one tile run on different blocks
             const int v = unit - full;
             w.tail = v % tail_tiles;
             w.split = v / tail_tiles;
@@ -120,15 +83,6 @@ struct PersistentTiles {
         w.m0 = tm * BM;
         w.n0 = tn * BN;
         return w;
-    }
-
-  private:
-    // Stream-K: where block b's range starts, floor(b * S * k_tiles / G) with S = G + R, as
-    // b * k_tiles + floor(b * R * k_tiles / G) in 32-bit terms that cannot overflow while
-    // S * k_tiles < 2^31.
-    __device__ __forceinline__ int cut(int b, int grid) const {
-        const int q = b * (tail_tiles - grid);
-        return b * k_tiles + (q / grid) * k_tiles + (q % grid) * k_tiles / grid;
     }
 };
 
