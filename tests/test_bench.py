@@ -80,6 +80,19 @@ def test_the_model_benchmark_alternates_which_side_runs_first(monkeypatch):
     assert times == {"unpatched": [1.0] * 4, "patched": [1.0] * 4}
 
 
+def test_the_model_benchmark_reports_a_bootstrap_interval_around_its_median_ratio():
+    from warpgemm.bench import model
+
+    times = {"unpatched": [1.0, 1.1, 1.05, 1.2, 0.9] * 8, "patched": [1.0] * 40}
+    low, high = model._interval(times)
+    assert low <= model._ratio(times) == 1.05 <= high and (low, high) == model._interval(times)  # fixed seed
+    assert (low, high) == (1.0, 1.1)
+    summary = model._summary(times, 20, "step")
+    assert summary["unpatched_ms_per_step"] == 1.05 / 20 and summary["interval_95"] == [low, high]
+    flat = model._interval({"unpatched": [2.0] * 9, "patched": [1.0] * 9})
+    assert flat == (2.0, 2.0)  # no spread, no width
+
+
 def test_case_table_shows_time_rate_ratio_and_error():
     text = report.case_table(_result()["results"])
     assert "M=64, N=64, K=64" in text

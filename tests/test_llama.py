@@ -52,3 +52,27 @@ def test_greedy_generation_matches_wherever_the_top_two_logits_are_not_a_near_ti
                 break  # after a (near-tie) divergence the two sequences are no longer comparable
             compared += 1
     assert compared >= 32  # the test compared something
+
+
+def test_a_captured_decode_step_replays_to_the_same_logits_as_the_eager_step():
+    # `warpgemm bench model` times one decode step as CUDA-graph replays: each replay must redo
+    # the same step (not move one position on), and compute what the eager model computes.
+    from warpgemm.bench.model import decode_step_graph
+
+    model = warpgemm.patch(_model())
+    prompt = torch.randint(0, 1000, (1, 40), device="cuda")
+    step = decode_step_graph(model, prompt)
+    # Whatever memory was freed after the capture is handed out again and overwritten: the step
+    # must not read any of it (an out-of-range token id here would fail the embedding).
+    junk = [torch.full((n,), 1 << 40, dtype=torch.int64, device="cuda") for n in (1, 8, 64, 512) * 64]
+    junk += [torch.full((n,), 1e4, dtype=torch.bfloat16, device="cuda") for n in (1 << 10, 1 << 14, 1 << 16) * 16]
+    step.replay()
+    first = step.logits.clone()
+    for _ in range(3):
+        step.replay()
+    torch.cuda.synchronize()
+    assert torch.equal(step.logits, first)
+    with torch.no_grad():
+        out = model(prompt, use_cache=True)
+        eager = model(out.logits[:, -1:].argmax(-1), past_key_values=out.past_key_values, use_cache=True).logits
+    assert torch.allclose(first.float(), eager.float(), rtol=1e-2, atol=1e-2)

@@ -139,16 +139,21 @@ def model_markdown_table(result: dict[str, Any]) -> str:
     cfg, ctx = result["config"], result["context"]
     lines = ["| | unpatched (cuBLAS) | patched (warpgemm) | speed-up |", "|---|---:|---:|---:|"]
     p = result["prefill"]
+    span = f" ({p['interval_95'][0]:.3f}-{p['interval_95'][1]:.3f})" if "interval_95" in p else ""
     lines.append(f"| prefill {cfg['batch']}x{cfg['prompt']} | {p['unpatched_ms']:.2f} ms | {p['patched_ms']:.2f} ms "
-                 f"| {p['speedup']:.2f}x |")
-    for key, label in (("decode_eager", "decode, eager"), ("decode_graphs", "decode, CUDA graphs")):
+                 f"| {p['speedup']:.2f}x{span} |")
+    for key, label, unit in (("decode_eager", "decode, eager", "token"), ("decode_graphs", "decode, CUDA graphs", "token"),
+                             ("decode_step_graph", "decode step, one CUDA graph", "step")):
         if key in result:
             d = result[key]
-            lines.append(f"| {label} (batch {cfg['decode_batch']}) | {d['unpatched_ms_per_token']:.3f} ms/token "
-                         f"| {d['patched_ms_per_token']:.3f} ms/token | {d['speedup']:.2f}x |")
+            where = f", context {cfg['step_context']}" if unit == "step" else ""
+            span = f" ({d['interval_95'][0]:.3f}-{d['interval_95'][1]:.3f})" if "interval_95" in d else ""
+            lines.append(f"| {label} (batch {cfg['decode_batch']}{where}) | {d[f'unpatched_ms_per_{unit}']:.3f} "
+                         f"ms/{unit} | {d[f'patched_ms_per_{unit}']:.3f} ms/{unit} | {d['speedup']:.2f}x{span} |")
     lines.append("")
     lines.append(f"Llama architecture, {cfg['layers']} layers, hidden size {cfg['hidden']}, random weights, "
-                 f"{cfg['dtype']}; speed-up = median over interleaved rounds of unpatched / patched time. "
+                 f"{cfg['dtype']}; speed-up = median over interleaved rounds of unpatched / patched time"
+                 f"{' (in brackets: a bootstrap 95% interval of that median)' if 'interval_95' in p else ''}. "
                  f"{_measured_on(ctx)}.")
     return "\n".join(lines)
 
