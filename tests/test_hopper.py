@@ -144,14 +144,17 @@ def test_every_point_of_a_rungs_tuning_space_that_is_valid_compiles(name):
             assert k.spill_bytes == 0, (p, k.log)
 
 
-@pytest.mark.parametrize("rung", ["03_warp_specialized", "04_persistent", "05_cluster_multicast"])
-def test_256_row_tiles_are_refused_by_the_rungs_before_06_by_name(rung):
-    # Their launch has 128 * (1 + BM / 64) threads, two warpgroups too many for the two 128-row
+@pytest.mark.parametrize("name,params", [("hopper/03_warp_specialized", {"BN": 128}), ("hopper/04_persistent", {"BN": 128}),
+                                         ("hopper/05_cluster_multicast", {"BN": 128}), ("igemm/02_wgmma_s8", {"BN": 128}),
+                                         ("decode/02_swap_ab_wgmma", {"BN": 32, "STAGES": 2})])
+def test_256_row_tiles_are_refused_by_name_where_the_launch_assumes_64_row_consumers(name, params):
+    # These launch 128 * (1 + BM / 64) threads, two warpgroups too many for the two 128-row
     # consumers of a 256-row tile: without the static_assert the extra warps would wait for ever.
+    # (Rung 06 sizes its launch by its consumers and takes 256 x 128 tiles.)
     from warpgemm.errors import CompileError
 
-    with pytest.raises(CompileError, match=r"BM = 64 or 128[\s\S]*rung 06"):
-        warpgemm.compile(f"hopper/{rung}", "sm_90a", a_layout="row", b_layout="col", BM=256, BN=128)
+    with pytest.raises(CompileError, match=r"BM = 64 or 128: one or two consumer warpgroups"):
+        warpgemm.compile(name, "sm_90a", a_layout="row", b_layout="col", BM=256, **params)
 
 
 @pytest.mark.parametrize("params", [{}, {"CLUSTER": 2}, {"BM": 256, "BN": 128}, {"BN": 128, "CLUSTER": 2}],

@@ -51,6 +51,8 @@ decode_swap_ab_wgmma(const __grid_constant__ wg::TmaDescriptor tma_w, const __gr
     static_assert(BN == 32 || BN == 64, "BN (tokens a tile holds) is 32 or 64: the split reduction reads 16 "
                                         "accumulators a thread at a time, and decode M is at most 64");
     // W = B^T is row-major (K-major) when B is column-major; the tokens are K-major always.
+    static_assert(BM == 64 || BM == 128, "BM = 64 or 128: one or two consumer warpgroups of 64 rows, as the launch's "
+                                         "128 * (1 + BM / 64) threads assume");
     using Mainloop = sm90::WarpSpecializedMainloop<T, BM, BN, BK, STAGES, !B_ROW, false, 1, IN_FLIGHT, STAGGER>;
     if (threadIdx.x == 0) Mainloop::init(&tma_w, &tma_x);
     __syncthreads();
