@@ -42,7 +42,7 @@
 // M-major), tma_x maps the tokens in boxes of BN rows.
 template <bool A_ROW, bool B_ROW, typename T, typename TC, int BM, int BN, int BK, int STAGES, int IN_FLIGHT,
           int STAGGER>
-__global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
+__global__ void __launch_bounds__(wg::sm90::SixtyFourRowConsumers<BM>::THREADS, 1)
 decode_swap_ab_wgmma(const __grid_constant__ wg::TmaDescriptor tma_w, const __grid_constant__ wg::TmaDescriptor tma_x,
                      TC* __restrict__ C, int M, int N, int K, int ldc, const T* __restrict__ bias,
                      float* __restrict__ workspace, int* __restrict__ counters, int splits) {
@@ -51,8 +51,6 @@ decode_swap_ab_wgmma(const __grid_constant__ wg::TmaDescriptor tma_w, const __gr
     static_assert(BN == 32 || BN == 64, "BN (tokens a tile holds) is 32 or 64: the split reduction reads 16 "
                                         "accumulators a thread at a time, and decode M is at most 64");
     // W = B^T is row-major (K-major) when B is column-major; the tokens are K-major always.
-    static_assert(BM == 64 || BM == 128, "BM = 64 or 128: one or two consumer warpgroups of 64 rows, as the launch's "
-                                         "128 * (1 + BM / 64) threads assume");
     using Mainloop = sm90::WarpSpecializedMainloop<T, BM, BN, BK, STAGES, !B_ROW, false, 1, IN_FLIGHT, STAGGER>;
     if (threadIdx.x == 0) Mainloop::init(&tma_w, &tma_x);
     __syncthreads();

@@ -19,12 +19,10 @@
 // Launch with (ceil(N / BN), ceil(M / BM)) blocks of 128 * (1 + BM / 64) threads and
 // STAGES * (BM + BN) * BK * sizeof(T) + 16 * STAGES bytes of dynamic shared memory.
 template <bool A_ROW, bool B_ROW, typename T, typename TC, int BM, int BN, int BK, int STAGES, int IN_FLIGHT>
-__global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
+__global__ void __launch_bounds__(wg::sm90::SixtyFourRowConsumers<BM>::THREADS, 1)
 hopper_warp_specialized(const __grid_constant__ wg::TmaDescriptor tma_a, const __grid_constant__ wg::TmaDescriptor tma_b,
                         TC* __restrict__ C, int M, int N, int K, int ldc, const T* __restrict__ bias) {
     using namespace wg;
-    static_assert(BM == 64 || BM == 128, "BM = 64 or 128: one or two consumer warpgroups of 64 rows, as the launch's "
-                                         "128 * (1 + BM / 64) threads assume (256-row tiles are rung 06's)");
     using Mainloop = sm90::WarpSpecializedMainloop<T, BM, BN, BK, STAGES, A_ROW, B_ROW, 1, IN_FLIGHT>;
     if (threadIdx.x == 0) Mainloop::init(&tma_a, &tma_b);
     __syncthreads();

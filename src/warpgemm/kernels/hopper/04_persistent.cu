@@ -29,13 +29,11 @@
 // `counters` R * BM / 64 zeroed ints; both may be null when splits = 1.
 template <bool A_ROW, bool B_ROW, typename T, typename TC, int BM, int BN, int BK, int STAGES, int GROUP,
           int IN_FLIGHT>
-__global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
+__global__ void __launch_bounds__(wg::sm90::SixtyFourRowConsumers<BM>::THREADS, 1)
 hopper_persistent(const __grid_constant__ wg::TmaDescriptor tma_a, const __grid_constant__ wg::TmaDescriptor tma_b,
                   TC* __restrict__ C, int M, int N, int K, int ldc, const T* __restrict__ bias,
                   float* __restrict__ workspace, int* __restrict__ counters, int splits) {
     using namespace wg;
-    static_assert(BM == 64 || BM == 128, "BM = 64 or 128: one or two consumer warpgroups of 64 rows, as the launch's "
-                                         "128 * (1 + BM / 64) threads assume (256-row tiles are rung 06's)");
     using Mainloop = sm90::WarpSpecializedMainloop<T, BM, BN, BK, STAGES, A_ROW, B_ROW, 1, IN_FLIGHT>;
     if (threadIdx.x == 0) Mainloop::init(&tma_a, &tma_b);
     __syncthreads();

@@ -23,14 +23,12 @@
 // dynamic shared memory. B's tensor map has boxes of BN / 2 rows when B is K-major.
 template <bool A_ROW, bool B_ROW, typename T, typename TC, int BM, int BN, int BK, int STAGES, int GROUP,
           int IN_FLIGHT>
-__global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
+__global__ void __launch_bounds__(wg::sm90::SixtyFourRowConsumers<BM>::THREADS, 1)
 hopper_cluster_multicast(const __grid_constant__ wg::TmaDescriptor tma_a,
                          const __grid_constant__ wg::TmaDescriptor tma_b, TC* __restrict__ C, int M, int N, int K,
                          int ldc, const T* __restrict__ bias) {
     using namespace wg;
     constexpr int CLUSTER = 2;
-    static_assert(BM == 64 || BM == 128, "BM = 64 or 128: one or two consumer warpgroups of 64 rows, as the launch's "
-                                         "128 * (1 + BM / 64) threads assume (256-row tiles are rung 06's)");
     using Mainloop = sm90::WarpSpecializedMainloop<T, BM, BN, BK, STAGES, A_ROW, B_ROW, CLUSTER, IN_FLIGHT>;
     if (threadIdx.x == 0) Mainloop::init(&tma_a, &tma_b);
     cluster_arrive();

@@ -28,15 +28,13 @@
 // STAGES * (BM + BN) * BK + 16 * STAGES bytes of dynamic shared memory.
 template <bool A_ROW, bool B_ROW, typename T, typename TC, int BM, int BN, int BK, int STAGES, int GROUP,
           int IN_FLIGHT>
-__global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
+__global__ void __launch_bounds__(wg::sm90::SixtyFourRowConsumers<BM>::THREADS, 1)
 igemm_wgmma_s8(const __grid_constant__ wg::TmaDescriptor tma_a, const __grid_constant__ wg::TmaDescriptor tma_b,
                TC* __restrict__ C, int M, int N, int K, int ldc, float* __restrict__ workspace,
                int* __restrict__ counters, int splits) {
     using namespace wg;
     static_assert(same_type<T, int8_t>::value && same_type<TC, int32_t>::value, "int8 in, int32 out");
     static_assert(A_ROW && !B_ROW, "8-bit wgmma reads K-major operands: A row-major and B column-major");
-    static_assert(BM == 64 || BM == 128, "BM = 64 or 128: one or two consumer warpgroups of 64 rows, as the launch's "
-                                         "128 * (1 + BM / 64) threads assume");
     using Mainloop = sm90::WarpSpecializedMainloop<T, BM, BN, BK, STAGES, A_ROW, B_ROW, 1, IN_FLIGHT>;
     if (threadIdx.x == 0) Mainloop::init(&tma_a, &tma_b);
     __syncthreads();

@@ -23,7 +23,7 @@
 // N values or one; bias N values or null.
 template <bool A_ROW, bool B_ROW, typename T, typename TC, int BM, int BN, int BK, int STAGES, int GROUP,
           int IN_FLIGHT>
-__global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
+__global__ void __launch_bounds__(wg::sm90::SixtyFourRowConsumers<BM>::THREADS, 1)
 igemm_scaled_epilogue(const __grid_constant__ wg::TmaDescriptor tma_a, const __grid_constant__ wg::TmaDescriptor tma_b,
                       TC* __restrict__ C, int M, int N, int K, int ldc, const float* __restrict__ scale_a,
                       int scale_a_step, const float* __restrict__ scale_b, int scale_b_step,

@@ -22,7 +22,7 @@
 // ceil(N / BM) * ceil(M / BN) tiles. tma_bt maps B^T (N x K, MN-major) in (128, BK) boxes,
 // tma_at maps A^T (K x M, K-major) in (128, BN) boxes.
 template <bool A_ROW, bool B_ROW, typename T, typename TC, int BM, int BN, int BK, int STAGES, int GROUP>
-__global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
+__global__ void __launch_bounds__(wg::sm90::SixtyFourRowConsumers<BM>::THREADS, 1)
 igemm_swap_ab_row_major_b(const __grid_constant__ wg::TmaDescriptor tma_bt,
                           const __grid_constant__ wg::TmaDescriptor tma_at, TC* __restrict__ C, int M, int N, int K,
                           int ldc, float* __restrict__ workspace, int* __restrict__ counters, int splits) {

@@ -28,7 +28,7 @@
 // Launch as decode/02_swap_ab_wgmma (tiles of C^T: units over ceil(N / BM) * ceil(M / BN)
 // tiles), with igemm/03's scales before the split arguments.
 template <bool A_ROW, bool B_ROW, typename T, typename TC, int BM, int BN, int BK, int STAGES, int IN_FLIGHT>
-__global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
+__global__ void __launch_bounds__(wg::sm90::SixtyFourRowConsumers<BM>::THREADS, 1)
 igemm_scaled_swap_ab(const __grid_constant__ wg::TmaDescriptor tma_w, const __grid_constant__ wg::TmaDescriptor tma_x,
                      TC* __restrict__ C, int M, int N, int K, int ldc, const float* __restrict__ scale_a,
                      int scale_a_step, const float* __restrict__ scale_b, int scale_b_step,

@@ -28,7 +28,7 @@
 // of dynamic shared memory.
 template <bool A_ROW, bool B_ROW, typename T, typename TC, int BM, int BN, int BK, int STAGES, int GROUP,
           int IN_FLIGHT, int BUFFERS>
-__global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
+__global__ void __launch_bounds__(wg::sm90::SixtyFourRowConsumers<BM>::THREADS, 1)
 igemm_scaled_tma_store(const __grid_constant__ wg::TmaDescriptor tma_a, const __grid_constant__ wg::TmaDescriptor tma_b,
                        const __grid_constant__ wg::TmaDescriptor tma_c, TC* __restrict__ C, int M, int N, int K,
                        int ldc, const float* __restrict__ scale_a, int scale_a_step, const float* __restrict__ scale_b,

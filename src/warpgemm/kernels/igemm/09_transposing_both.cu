@@ -29,7 +29,7 @@
 // ring, its barriers, two A target tiles per consumer and two B target tiles. tma_a maps A
 // MN-major in (128, BK) boxes, tma_b maps B MN-major in (128, BK) boxes.
 template <bool A_ROW, bool B_ROW, typename T, typename TC, int BM, int BN, int BK, int STAGES, int GROUP>
-__global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
+__global__ void __launch_bounds__(wg::sm90::SixtyFourRowConsumers<BM>::THREADS, 1)
 igemm_transposing_both(const __grid_constant__ wg::TmaDescriptor tma_a, const __grid_constant__ wg::TmaDescriptor tma_b,
                        TC* __restrict__ C, int M, int N, int K, int ldc, float* __restrict__ workspace,
                        int* __restrict__ counters, int splits) {

@@ -35,7 +35,7 @@
 // packed ring, its barriers, two slots of 8-bit target tiles). tma_a and tma_b map the packed
 // bytes, (ceil(K / 2), rows) with (64, BM) and (64, BN) boxes, no swizzle; K is in values.
 template <bool A_ROW, bool B_ROW, typename T, typename TC, int BM, int BN, int BK, int STAGES, int GROUP>
-__global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
+__global__ void __launch_bounds__(wg::sm90::SixtyFourRowConsumers<BM>::THREADS, 1)
 int4_widen_to_s8_wgmma(const __grid_constant__ wg::TmaDescriptor tma_a, const __grid_constant__ wg::TmaDescriptor tma_b,
                        TC* __restrict__ C, int M, int N, int K, int ldc, float* __restrict__ workspace,
                        int* __restrict__ counters, int splits) {

@@ -35,7 +35,7 @@
 // shared memory (the packed ring, its barriers, two 8-bit B tiles). tma_a maps A's packed bytes
 // with (64, BM) boxes under the 64-byte swizzle, tma_b W's with (64, BN) boxes and no swizzle.
 template <bool A_ROW, bool B_ROW, typename T, typename TC, int BM, int BN, int BK, int STAGES, int GROUP>
-__global__ void __launch_bounds__(128 * (1 + BM / 64), 1)
+__global__ void __launch_bounds__(wg::sm90::SixtyFourRowConsumers<BM>::THREADS, 1)
 int4_widen_a_to_registers(const __grid_constant__ wg::TmaDescriptor tma_a, const __grid_constant__ wg::TmaDescriptor tma_b,
                           TC* __restrict__ C, int M, int N, int K, int ldc, float* __restrict__ workspace,
                           int* __restrict__ counters, int splits) {

@@ -34,6 +34,18 @@
 namespace wg {
 namespace sm90 {
 
+// The block size of the kernels launched with 128 * (1 + BM / 64) threads (their host spec's
+// `threads`): a producer warpgroup and BM / 64 consumer warpgroups of 64 rows. A 256-row tile has
+// two consumers of 128 rows (WarpSpecializedMainloop), so such a launch would bring two
+// warpgroups more than the kernel uses, and the block would never finish: refused here. (Hopper
+// rung 06 sizes its launch by its consumers and takes 256-row tiles.)
+template <int BM>
+struct SixtyFourRowConsumers {
+    static_assert(BM == 64 || BM == 128, "BM = 64 or 128: one or two consumer warpgroups of 64 rows, as the launch's "
+                                         "128 * (1 + BM / 64) threads assume (256-row tiles are hopper rung 06's)");
+    static constexpr int THREADS = 128 * (1 + BM / 64);
+};
+
 template <typename T, int BM, int BN, int BK, int STAGES, bool A_ROW, bool B_ROW, int CLUSTER = 1,
           int IN_FLIGHT = 1, int STAGGER = 1>
 struct WarpSpecializedMainloop {
