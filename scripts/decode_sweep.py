@@ -103,13 +103,7 @@ def main() -> int:
                 err = float(torch.linalg.vector_norm(got - ref) / torch.linalg.vector_norm(ref))
                 if not err < 1e-2:
                     raise SystemExit(f"{label} at {m}x{n}x{k}: wrong result (rel err {err:.2e})")
-            graphs = {key: timing.capture(r, sets) for key, r in runners.items()}
-            times = timing.interleaved({key: (lambda i, g=g: g.replay()) for key, g in graphs.items()}, 1,
-                                       min_rounds=args.rounds, max_rounds=args.rounds, warmup=2)
-            each: dict[str, list[float]] = {}
-            for (label, r), t in times.items():
-                each.setdefault(label, []).append(t.median_ms / sets * 1e3)
-            per_call = {label: sum(v) / len(v) for label, v in each.items()}
+            per_call, each = timing.replayed_placements(runners, sets, args.rounds)
             base = per_call.pop("cuBLAS")
             best = sorted(per_call.items(), key=lambda kv: kv[1])
             auto = per_call["auto"]
@@ -119,7 +113,7 @@ def main() -> int:
                 doc["results"].append({"m": m, "n": n, "k": k, "params": label, "us": us, "cublas_us": base,
                                        "speedup": base / us, "weight_gbps": w_bytes / us / 1e3,
                                        "us_each_placement": each[label], "cublas_us_each_placement": each["cuBLAS"]})
-            del graphs, xs, runners
+            del xs, runners
             if args.json:  # after every shape, so that a run cut short keeps what it measured
                 Path(args.json).write_text(json.dumps(doc, indent=1))
         del ws

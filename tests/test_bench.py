@@ -182,9 +182,13 @@ def test_the_ceiling_grows_with_independent_work_and_stays_below_the_dense_peak(
 def test_the_ceiling_on_constant_operands_is_not_slower_than_on_random_ones():
     from warpgemm.bench import ceiling
 
-    random = ceiling.measure("f16 m16n8k16", runs=10, operands="random")["tflops"]
-    constant = ceiling.measure("f16 m16n8k16", runs=10, operands="constant")["tflops"]
-    assert constant > 0.97 * random
+    # Alternated three times and the best of each kept: other work on the GPU (a parallel test
+    # run) slows single measurements, not the best of three taken in turn.
+    best = {"random": 0.0, "constant": 0.0}
+    for _ in range(3):
+        for operands in best:
+            best[operands] = max(best[operands], ceiling.measure("f16 m16n8k16", runs=10, operands=operands)["tflops"])
+    assert best["constant"] > 0.97 * best["random"]
 
 
 def test_markdown_names_the_same_run_ceiling_and_the_best_fraction_of_it():

@@ -134,3 +134,18 @@ def capture(runner: Runner, n_sets: int) -> torch.cuda.CUDAGraph:
     graph.replay()
     torch.cuda.synchronize()
     return graph
+
+
+def replayed_placements(runners: dict[tuple[str, int], Runner], n_sets: int,
+                        rounds: int) -> tuple[dict[str, float], dict[str, list[float]]]:
+    """Per-call microseconds of candidates timed as CUDA-graph replays: each ``(label,
+    placement)`` runner is captured over its ``n_sets`` input sets and replayed in ``rounds``
+    interleaved rounds. Returns each label's mean over its placements and the per-placement
+    medians (a placement: a candidate's own copies of the inputs, at addresses of their own)."""
+    graphs = {key: capture(run, n_sets) for key, run in runners.items()}
+    times = interleaved({key: (lambda i, g=g: g.replay()) for key, g in graphs.items()}, 1,
+                        min_rounds=rounds, max_rounds=rounds, warmup=2)
+    each: dict[str, list[float]] = {}
+    for (label, _), t in times.items():
+        each.setdefault(label, []).append(t.median_ms / n_sets * 1e3)
+    return {label: sum(v) / len(v) for label, v in each.items()}, each
