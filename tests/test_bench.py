@@ -232,8 +232,10 @@ def test_a_run_times_the_ceiling_in_the_rounds_and_reports_each_kernel_against_i
     assert rows["hgemm/07_tuned"]["ceiling_kind"] == "f16 m16n8k16"
     assert rows["hgemm/08_f16_accumulate"]["ceiling_kind"] == "f16acc m16n8k16"
     for name in ("hgemm/07_tuned", "hgemm/08_f16_accumulate"):
+        # The fraction, not a bound on it: on a GPU shared with other tests (a parallel run), the
+        # ceiling loop and the kernel see different contention, and it has measured above 1.
         r = rows[name]
-        assert 0 < r["of_ceiling"] < 1 and r["of_ceiling"] == pytest.approx(r["tflops"] / r["ceiling_tflops"])
+        assert r["of_ceiling"] > 0 and r["of_ceiling"] == pytest.approx(r["tflops"] / r["ceiling_tflops"])
     assert "of_ceiling" not in rows["cuBLAS fp16"]
     assert set(result["ceiling"]) == {"f16 m16n8k16", "f16acc m16n8k16"}
     for r in rows.values():  # 2048^3 takes well under a millisecond: graph replays are timed too

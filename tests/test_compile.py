@@ -107,6 +107,7 @@ def test_the_decode_kernel_reads_rows_in_pieces_without_spills(arch, segs, token
     assert spec.valid(spec.resolve(params))
     k = warpgemm.compile(spec.name, arch, a_layout="row", b_layout="col", **params)
     assert k.spill_bytes == 0, k.log
+    assert k.stack_bytes == 0, f"the accumulators went to local memory (an index known only at run time):\n{k.log}"
 
 
 @pytest.mark.parametrize("spec", catalog.kernels(arch="sm_75"), ids=lambda s: s.name)

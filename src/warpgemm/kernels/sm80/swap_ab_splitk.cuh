@@ -229,7 +229,7 @@ __device__ __forceinline__ void swap_ab_splitk(const T* __restrict__ A, const T*
             if (c >= full_chunks) break;
 #pragma unroll
             for (int i = 0; i < TILES; ++i) {
-                if (SEGS > 1 && TILE_TOKENS * i >= M) break;  // the tiles past M: no tokens
+                if (SEGS > 1 && TILE_TOKENS * i >= M) continue;  // the tiles past M: no tokens
                 const uint4 x = x_ok[i] ? ld_global_nc_v4(x_row[i] + chunk_at(c) * WIDE) : zero4;
 #pragma unroll
                 for (int r = 0; r < ROW_GROUPS; ++r) Atom::chunk(acc[r][i], w[u][r][0], w[u][r][1], x);
@@ -241,7 +241,7 @@ __device__ __forceinline__ void swap_ab_splitk(const T* __restrict__ A, const T*
         const int count = K - k0 - CHUNK * piece - ELEMS * t;  // this lane's elements left in the row
 #pragma unroll
         for (int i = 0; i < TILES; ++i) {
-            if (SEGS > 1 && TILE_TOKENS * i >= M) break;
+            if (SEGS > 1 && TILE_TOKENS * i >= M) continue;
             const uint4 x = Atom::load_tail(x_row[i] + k0, count, x_ok[i]);
 #pragma unroll
             for (int r = 0; r < ROW_GROUPS; ++r) {
@@ -301,10 +301,11 @@ __device__ __forceinline__ void swap_ab_splitk(const T* __restrict__ A, const T*
         for (int r = 0; r < ROW_GROUPS; ++r)
 #pragma unroll
             for (int i = 0; i < TILES; ++i) {
-                if (TILE_TOKENS * i >= M) break;  // no tokens: never read
+                if (TILE_TOKENS * i >= M) continue;  // no tokens: never read
 #pragma unroll
                 for (int h = 0; h < 2; ++h) {
-                    Acc v = part ? acc[r][i][2 * h + (g & 1)] : Acc(0);
+                    // (g & 1 picks the sum; a select, so that acc is never indexed at run time and stays in registers)
+                    Acc v = part ? ((g & 1) ? acc[r][i][2 * h + 1] : acc[r][i][2 * h]) : Acc(0);
                     v += __shfl_xor_sync(0xffffffffu, v, 4);
                     if constexpr (SEGS >= 4) v += __shfl_xor_sync(0xffffffffu, v, 9);
                     if constexpr (SEGS >= 8) v += __shfl_xor_sync(0xffffffffu, v, 18);
