@@ -98,18 +98,6 @@ def test_the_read_floor_probe_compiles_in_every_order(order):
     assert k.spill_bytes == 0
 
 
-@pytest.mark.parametrize("arch", ARCHS)
-@pytest.mark.parametrize("segs,token_tiles,row_groups,unroll,ksplit", [(2, 4, 1, 2, 1), (4, 2, 2, 2, 3), (8, 1, 1, 1, 1),
-                                                                       (8, 1, 2, 2, 2)])
-def test_the_decode_kernel_reads_rows_in_pieces_without_spills(arch, segs, token_tiles, row_groups, unroll, ksplit):
-    params = dict(SEGS=segs, TOKEN_TILES=token_tiles, ROW_GROUPS=row_groups, UNROLL=unroll, KSPLIT=ksplit)
-    spec = catalog.get("decode/01_swap_ab_splitk")
-    assert spec.valid(spec.resolve(params))
-    k = warpgemm.compile(spec.name, arch, a_layout="row", b_layout="col", **params)
-    assert k.spill_bytes == 0, k.log
-    assert k.stack_bytes == 0, f"the accumulators went to local memory (an index known only at run time):\n{k.log}"
-
-
 @pytest.mark.parametrize("spec", catalog.kernels(arch="sm_75"), ids=lambda s: s.name)
 def test_kernels_of_the_oldest_arch_compile_for_it(spec):
     a_layout, b_layout = spec.layouts[0]

@@ -92,46 +92,6 @@ def test_a_staggered_walk_over_k_is_correct(stagger, ksplit, m, n, k):
     assert _rel(out, x.double() @ w.double().t()) < 1e-5
 
 
-@pytest.mark.parametrize("segs", [2, 4, 8])
-@pytest.mark.parametrize("ksplit,unroll,row_groups,stagger", [(1, 1, 1, 8), (3, 2, 2, 1), (1, 4, 1, 3)])
-@pytest.mark.parametrize("m,n,k", [(1, 4096, 4096), (8, 1000, 4093), (5, 300, 97), (3, 129, 2080), (2, 17, 31),
-                                   (1, 1, 8), (7, 64, 511), (4, 33, 4097)])
-def test_rows_read_in_pieces_of_a_load_are_correct(segs, ksplit, unroll, row_groups, stagger, m, n, k):
-    # SEGS > 1: a load reads 64 * SEGS contiguous bytes of each of 8 / SEGS rows; the mma's tokens
-    # stand for (token, piece) pairs and only the matching pieces are kept. Any N and K (a partial
-    # last chunk of SEGS pieces), split across blocks or not, with the bias and fp32 out.
-    x, w = _linear_operands(m, n, k, torch.bfloat16)
-    bias = torch.randn(n, device="cuda").to(torch.bfloat16)
-    out = torch.full((m, n), float("nan"), device="cuda", dtype=torch.float32)
-    warpgemm.matmul(x, w.t(), kernel=KERNEL, out=out, out_dtype=torch.float32, bias=bias, SEGS=segs, KSPLIT=ksplit,
-                    UNROLL=unroll, ROW_GROUPS=row_groups, STAGGER=stagger)
-    assert _rel(out, x.double() @ w.double().t() + bias.double()) < 1e-5
-
-
-@pytest.mark.parametrize("m,segs", [(9, 2), (16, 4), (32, 2), (31, 2), (2, 8)])
-@pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16])
-def test_pieces_of_rows_hold_up_to_64_over_segs_tokens(m, segs, dtype):
-    n, k = 1000, 1536
-    x, w = _linear_operands(m, n, k, dtype)
-    out = torch.full((m, n), float("nan"), device="cuda", dtype=dtype)
-    warpgemm.matmul(x, w.t(), kernel=KERNEL, out=out, SEGS=segs)
-    assert _rel(out, x.double() @ w.double().t()) < TOL[dtype]
-
-
-def test_more_tokens_than_the_pieces_leave_room_for_are_refused_by_name():
-    x, w = _linear_operands(9, 64, 64, torch.bfloat16)  # two tiles of 8 tokens, 8 pieces: 16 mma tiles
-    with pytest.raises(Exception, match="TOKEN_TILES \\* SEGS <= 8"):
-        warpgemm.matmul(x, w.t(), kernel=KERNEL, SEGS=8)
-
-
-@pytest.mark.parametrize("segs,ksplit", [(8, 1), (2, 4)])
-def test_pieces_of_rows_give_the_same_bits_on_every_run(segs, ksplit):
-    x, w = _linear_operands(4, 4096, 4096, torch.bfloat16)
-    first = warpgemm.matmul(x, w.t(), kernel=KERNEL, KSPLIT=ksplit, SEGS=segs)
-    for _ in range(3):
-        assert torch.equal(warpgemm.matmul(x, w.t(), kernel=KERNEL, KSPLIT=ksplit, SEGS=segs), first)
-
-
 @pytest.mark.parametrize("ksplit,stagger", [(1, 1), (4, 1), (1, 8)])
 def test_the_result_is_the_same_bits_on_every_run(ksplit, stagger):
     x, w = _linear_operands(16, 4096, 4096, torch.bfloat16)

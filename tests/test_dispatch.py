@@ -118,6 +118,17 @@ def test_a_weight_of_at_most_4224_rows_is_not_split_over_k_on_an_h100(m, n, k, s
     assert rule.params == {"BM": 64, "BK": 128, "STAGES": stages, "IN_FLIGHT": 1, "SPLITS": 1}
 
 
+@pytest.mark.parametrize("m,n,k", [(2, 4096, 4096), (8, 3072, 4096), (16, 4096, 4096), (9, 4224, 2049)])
+def test_few_rows_of_a_4096_square_weight_keep_one_k_chunk_in_flight_a_warp_on_an_h100(m, n, k):
+    # docs/results/decode_segs_h100.json: UNROLL = 1 read 4 and 16 x 4096 x 4096 2-3% faster than
+    # UNROLL = 2 (4 rows) and rung 02 unsplit (16 rows); not at 1 row, nor at 6144 rows.
+    rule = dispatch.choose(90, "bfloat16", m, n, k, layouts=("row", "col"), device="NVIDIA H100 80GB HBM3")
+    assert (rule.kernel, rule.params["UNROLL"], rule.params["STAGGER"]) == ("decode/01_swap_ab_splitk", 1, 8)
+    for m, n, k in ((1, 4096, 4096), (4, 6144, 4096), (4, 4096, 2048), (17, 4096, 4096)):
+        other = dispatch.choose(90, "bfloat16", m, n, k, layouts=("row", "col"), device="NVIDIA H100 80GB HBM3")
+        assert other.params.get("UNROLL") != 1
+
+
 @pytest.mark.parametrize("m,n,k", [(64, 1024, 4096), (32, 1024, 4096), (8, 4096, 4096), (32, 6144, 4096)])
 def test_weights_outside_the_unsplit_buckets_keep_their_rules(m, n, k):
     rule = dispatch.choose(90, "bfloat16", m, n, k, layouts=("row", "col"), device="NVIDIA H100 80GB HBM3")

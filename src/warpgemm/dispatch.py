@@ -92,6 +92,17 @@ RULES: tuple[Rule, ...] = (
       for dt in ("bfloat16", "float16")
       for n, k, p in (((12288, INF), (0, 4096), {"BM": 128, "BK": 128, "STAGES": 4, "IN_FLIGHT": 1}),
                       ((0, INF), (0, INF), {"BM": 64, "BK": 128, "STAGES": 6, "IN_FLIGHT": 1}))),
+    # fp16 / bf16 with 2..16 rows of a weight of 2049-4224 rows and K 2049-4096 on Hopper (the H100;
+    # the H200 has its own above): rung 01 with one k chunk of W in flight a warp (UNROLL = 1),
+    # staggered, with the 256-byte L2 fetch. In three of four sweeps on an H100, two placements a
+    # candidate (docs/results/decode_segs_h100.json), 4 x 4096 x 4096 took 13.57-13.62 us against
+    # 13.94-13.99 us for the rule before (UNROLL = 2), and 16 x 4096 x 4096 14.14-14.15 us against
+    # 14.52-14.53 us for rung 02 unsplit (the rule below); in the fourth, every candidate ran
+    # 0.3 us behind `auto`, UNROLL = 1 too. At 1 row it was no faster, and at 6144 x 4096 slower.
+    *(Rule("decode/01_swap_ab_splitk", dt, capability=(90, 90), layouts=_LINEAR, m=(2, 16), n=(2049, 4224),
+           k=(2049, 4096), params={"ROW_GROUPS": 1, "WARPS": 16, "UNROLL": 1, "L2_256B": 1, "STAGGER": 8},
+           note="measured on an H100 by scripts/decode_sweep.py")
+      for dt in ("bfloat16", "float16")),
     # fp16 / bf16 decode on Hopper (the H100; the H200 has its own above), where W has at most
     # 4224 rows: rung 02 with no K split and a deep ring. At 64-row tiles such a weight makes at
     # most 66 tiles, and the persistent schedule would split each one's K range in two to fill the

@@ -25,8 +25,7 @@ def splitk_valid(p: Mapping[str, int]) -> bool:
     return (1 <= p["TOKEN_TILES"] <= 8 and 1 <= p["ROW_GROUPS"] <= 4 and 1 <= p["WARPS"] <= 16
             and 1 <= p["UNROLL"] <= 8 and p["UNROLL"] * p["ROW_GROUPS"] <= 8
             and 1 <= p["KSPLIT"] <= 16 and p["L2_256B"] in (0, 1) and p.get("STAGGER", 1) >= 1
-            and p.get("SEGS", 1) in (1, 2, 4, 8) and p["WARPS"] % p.get("SEGS", 1) == 0
-            and p["TOKEN_TILES"] * p.get("SEGS", 1) <= 8 and splitk_smem(p) <= 227 * 1024)
+            and splitk_smem(p) <= 227 * 1024)
 
 
 def partial_sums(p: Mapping[str, int]) -> int:
@@ -43,9 +42,8 @@ def _args(inst, a, b, c, m, n, k, workspace=None, bias=None):
 
 
 def splitk_smem(p: Mapping[str, int]) -> int:
-    # The warps' partial sums: 128 floats per warp, row group and tile of 8 tokens (32 lanes x 4;
-    # with SEGS pieces a load, SEGS mma tiles of 8 / SEGS tokens, each 2 x (8 / SEGS)^2 sums).
-    return 4 * 128 * p["WARPS"] * p["ROW_GROUPS"] * p["TOKEN_TILES"] // p.get("SEGS", 1)
+    # The warps' partial sums: 32 lanes x WARPS x (4 per row group and token tile) floats.
+    return 4 * 32 * p["WARPS"] * p["ROW_GROUPS"] * p["TOKEN_TILES"] * 4
 
 
 # Rung 02 is hopper/04_persistent with the operands exchanged: its tiles are BM rows of W by BN
@@ -85,8 +83,7 @@ _f = DECODE_FAMILY.spec
 DECODE: tuple[KernelSpec, ...] = (
     _f(1, "swap AB (W rows on the mma's M side), fragments straight from global memory, K split "
           "across a block's warps", "swap_ab_splitk", "decode_swap_ab_splitk",
-       params={"TOKEN_TILES": 1, "ROW_GROUPS": 1, "WARPS": 16, "UNROLL": 2, "KSPLIT": 1, "L2_256B": 0, "STAGGER": 1,
-               "SEGS": 1},
+       params={"TOKEN_TILES": 1, "ROW_GROUPS": 1, "WARPS": 16, "UNROLL": 2, "KSPLIT": 1, "L2_256B": 0, "STAGGER": 1},
        threads=lambda p: 32 * p["WARPS"], tile=lambda p: (8 * p["TOKEN_TILES"], _rows(p)),
        grid=lambda m, n, p: (cdiv(n, _rows(p)), p["KSPLIT"], 1),
        workspace=lambda m, n, k, p, slots: 4 * p["KSPLIT"] * cdiv(n, _rows(p)) * partial_sums(p) if p["KSPLIT"] > 1 else 0,
@@ -95,7 +92,7 @@ DECODE: tuple[KernelSpec, ...] = (
        shape_params=lambda m, n, k: {"TOKEN_TILES": max(1, min(8, cdiv(m, 8)))},
        max_m=lambda p: 8 * p["TOKEN_TILES"],
        tuning={"ROW_GROUPS": (1, 2), "WARPS": (4, 8, 16), "UNROLL": (2, 4, 8), "KSPLIT": (1, 2, 4),
-               "L2_256B": (0, 1), "STAGGER": (1, 8), "SEGS": (1, 2)},
+               "L2_256B": (0, 1), "STAGGER": (1, 8)},
        valid=splitk_valid, abi=_args, fused_bias=True, dependent_launch=True),
     _f(2, "swap AB on Hopper's pipeline: W on wgmma's M side streamed by TMA, the tokens shared by a "
           "tile's rows", "swap_ab_wgmma",

@@ -12,8 +12,6 @@
 //   * the bias added in fp32, one rounding to C's type;
 //   * with STAGGER > 1, each block's walk over k starts at one of STAGGER bands, so that the grid
 //     does not read the same columns of W all at once;
-//   * with SEGS > 1, one load reads 64 * SEGS contiguous bytes of each of 8 / SEGS rows, not 64
-//     bytes of each of 8, the mma's tokens then standing for (token, piece of k) pairs;
 //   * on sm_90, a programmatic dependent launch (waits for the grid before it, then lets the next
 //     one launch).
 // sm80/swap_ab_splitk.cuh holds the body and explains each step; igemm/08 instantiates the same
@@ -25,12 +23,12 @@
 #include "sm80/swap_ab_splitk.cuh"
 
 // C (M, N) = A (M, K) @ B (K, N) (+ bias), B = W^T. Launch with (ceil(N / (16 * ROW_GROUPS)),
-// KSPLIT) blocks of 32 * WARPS threads and 4 * 128 * WARPS * ROW_GROUPS * TOKEN_TILES / SEGS bytes
-// of dynamic shared memory (the partial sums). `bias` (N values of T) may be null. With KSPLIT > 1,
+// KSPLIT) blocks of 32 * WARPS threads and 4 * 32 * WARPS * ROW_GROUPS * TOKEN_TILES * 4 bytes of
+// dynamic shared memory (the partial sums). `bias` (N values of T) may be null. With KSPLIT > 1,
 // `workspace` holds KSPLIT * gridDim.x * 128 * ROW_GROUPS * TOKEN_TILES floats and `counters`
 // gridDim.x ints, zero before the launch and zero again after it.
 template <bool A_ROW, bool B_ROW, typename T, typename TC, int TOKEN_TILES, int ROW_GROUPS, int WARPS,
-          int UNROLL, int KSPLIT, int L2_256B, int STAGGER, int SEGS>
+          int UNROLL, int KSPLIT, int L2_256B, int STAGGER>
 __global__ void __launch_bounds__(32 * WARPS)
 decode_swap_ab_splitk(const T* __restrict__ A, const T* __restrict__ B, TC* __restrict__ C, int M, int N,
                       int K, int lda, int ldb, int ldc, const T* __restrict__ bias, float* workspace,
@@ -41,7 +39,6 @@ decode_swap_ab_splitk(const T* __restrict__ A, const T* __restrict__ B, TC* __re
     static_assert(is_16bit_float<T>, "T must be wg::half_t or wg::bf16_t");
     static_assert(is_16bit_float<TC> || same_type<TC, float>::value, "TC must be half_t, bf16_t or float");
     const sm80::BiasStore<TC, T> epilogue{C, ldc, bias};
-    sm80::swap_ab_splitk<T, TOKEN_TILES, ROW_GROUPS, WARPS, UNROLL, KSPLIT, L2_256B, sm80::BiasStore<TC, T>, STAGGER,
-                         SEGS>(
+    sm80::swap_ab_splitk<T, TOKEN_TILES, ROW_GROUPS, WARPS, UNROLL, KSPLIT, L2_256B, sm80::BiasStore<TC, T>, STAGGER>(
         A, B, M, N, K, lda, ldb, epilogue, workspace, counters);
 }

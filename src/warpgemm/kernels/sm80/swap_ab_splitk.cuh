@@ -41,15 +41,9 @@
 //     the unstaggered ones up to 8 tokens (docs/results/decode_stagger_h100.json). At 16 tokens
 //     it measured slower (14.9 us against 14.4-15.5), and the H100's rules do not use it there.
 //     Only the order of the sum over k changes; it is the same on every run.
-//   * Pieces of rows (SEGS > 1). A load of the scheme above reads 64 bytes of each of 8 rows. With
-//     SEGS = 2, 4 or 8 it reads 64 * SEGS contiguous bytes of each of 8 / SEGS rows instead: lane
-//     (g, t) takes piece g % SEGS of row g / SEGS, and the mma's 8 tokens become TILE_TOKENS = 8 /
-//     SEGS tokens by SEGS pieces (token g / SEGS over piece g % SEGS), so that its products of a row
-//     piece with the same piece of a token are the wanted ones and the others are discarded. A
-//     warp then owns 16 / SEGS rows (the block's 16 in SEGS sets), and adds the SEGS parts of each
-//     sum with log2(SEGS) shuffles before the warps' sums meet in shared memory. It wastes mma
-//     work, which decode has to spare, for a read pattern measured closer to a plain sweep of
-//     memory (scripts/read_floor.py).
+//     (A load of 64 bytes of each of 8 rows: one of 64 * SEGS bytes of each of 8 / SEGS rows, the
+//     mma's tokens standing for (token, piece) pairs, was built and measured no faster; see
+//     docs/decode.md, "The read floor".)
 //   * The epilogue's per-element inputs (bias, scales) are loaded before the partial sums are
 //     added, so their latency passes under the reduction; then each sum is finished in fp32 and
 //     rounded once to C's type.
@@ -127,12 +121,12 @@ __device__ __forceinline__ Acc ld_partial(const Acc* p) {
 // The body. `epilogue` finishes C(m, n) from the sum over k (Acc) in two calls: load(m, n) gives
 // what it reads besides the sum (its Values), before the partial sums are added up;
 // store(m, n, sum, values) writes C(m, n). Launch with (ceil(N / (16 * ROW_GROUPS)), KSPLIT)
-// blocks of 32 * WARPS threads and 4 * 128 * WARPS * ROW_GROUPS * TOKEN_TILES / SEGS bytes of
-// dynamic shared memory (the partial sums). With KSPLIT > 1, `workspace` holds KSPLIT * gridDim.x * 128 *
+// blocks of 32 * WARPS threads and 4 * 32 * WARPS * ROW_GROUPS * TOKEN_TILES * 4 bytes of dynamic
+// shared memory (the partial sums). With KSPLIT > 1, `workspace` holds KSPLIT * gridDim.x * 128 *
 // ROW_GROUPS * TOKEN_TILES sums and `counters` gridDim.x ints, zero before the launch and zero
 // again after it.
 template <typename T, int TOKEN_TILES, int ROW_GROUPS, int WARPS, int UNROLL, int KSPLIT, int L2_256B,
-          typename Epilogue, int STAGGER = 1, int SEGS = 1>
+          typename Epilogue, int STAGGER = 1>
 __device__ __forceinline__ void swap_ab_splitk(const T* __restrict__ A, const T* __restrict__ B, int M, int N, int K,
                                                int lda, int ldb, const Epilogue& epilogue,
                                                typename GemvAtom<T>::Acc* workspace, int* counters) {
@@ -146,51 +140,39 @@ __device__ __forceinline__ void swap_ab_splitk(const T* __restrict__ A, const T*
                                             "flight holds 8 registers of W");
     static_assert(1 <= KSPLIT && KSPLIT <= 16, "KSPLIT blocks split K: 1 to 16");
     static_assert(STAGGER >= 1, "STAGGER: bands the blocks' walks over k start in, 1 (none) or more");
-    static_assert(SEGS == 1 || SEGS == 2 || SEGS == 4 || SEGS == 8, "SEGS: 1, 2, 4 or 8 pieces of a row a load");
-    static_assert(WARPS % SEGS == 0, "WARPS must be a multiple of SEGS: the warps take the SEGS row sets in turn");
-    static_assert(TOKEN_TILES * SEGS <= 8, "TOKEN_TILES * SEGS <= 8: with SEGS pieces a load, a tile of the mma "
-                                           "holds 8 / SEGS tokens, and the accumulators TOKEN_TILES * SEGS tiles");
     constexpr int ROWS = 16 * ROW_GROUPS;
     constexpr int CHUNK = Atom::CHUNK;
     constexpr int ELEMS = Atom::ELEMS;
-    constexpr int TILES = TOKEN_TILES * SEGS;  // tiles of the mma's N side,
-    constexpr int TILE_TOKENS = 8 / SEGS;      // each this many tokens by SEGS pieces of k
-    constexpr int SET_ROWS = 16 / SEGS;        // rows of W in a row set: a load's 8 / SEGS, twice
-    constexpr int WIDE = CHUNK * SEGS;         // k of one chunk: SEGS pieces of CHUNK
 
     const int lane = threadIdx.x & 31;
     const int warp = threadIdx.x >> 5;
-    const int rowset = warp % SEGS;                            // this warp's row set
-    const int split_warp = (blockIdx.y * WARPS + warp) / SEGS;  // its place among the set's K splitters
-    constexpr int SPLITTERS = WARPS * KSPLIT / SEGS;
+    const int split_warp = blockIdx.y * WARPS + warp;  // this warp's place among the K splitters
+    constexpr int SPLITTERS = WARPS * KSPLIT;
     const int g = lane >> 2;
     const int t = lane & 3;
-    const int piece = g % SEGS;  // this lane's piece of each chunk
-    const int prow = g / SEGS;   // and its row among a load's 8 / SEGS (its token among a tile's)
     const int n0 = blockIdx.x * ROWS;
 
-    // This lane's rows of W (prow and prow + 8 / SEGS of its warp's row set in each group) and
-    // tokens (prow of each tile), at k = CHUNK piece + ELEMS t of each chunk.
+    // This lane's rows of W (g and g+8 of each group) and tokens (g of each tile), at k = ELEMS t.
     const T* w_row[ROW_GROUPS][2];
     bool w_ok[ROW_GROUPS][2];
 #pragma unroll
     for (int r = 0; r < ROW_GROUPS; ++r)
 #pragma unroll
         for (int h = 0; h < 2; ++h) {
-            const int n = n0 + 16 * r + SET_ROWS * rowset + TILE_TOKENS * h + prow;
+            const int n = n0 + 16 * r + 8 * h + g;
             w_ok[r][h] = n < N;
-            w_row[r][h] = B + static_cast<int64_t>(w_ok[r][h] ? n : 0) * ldb + CHUNK * piece + ELEMS * t;
+            w_row[r][h] = B + static_cast<int64_t>(w_ok[r][h] ? n : 0) * ldb + ELEMS * t;
         }
-    const T* x_row[TILES];
-    bool x_ok[TILES];
+    const T* x_row[TOKEN_TILES];
+    bool x_ok[TOKEN_TILES];
 #pragma unroll
-    for (int i = 0; i < TILES; ++i) {
-        const int m = TILE_TOKENS * i + prow;
+    for (int i = 0; i < TOKEN_TILES; ++i) {
+        const int m = 8 * i + g;
         x_ok[i] = m < M;
-        x_row[i] = A + static_cast<int64_t>(x_ok[i] ? m : 0) * lda + CHUNK * piece + ELEMS * t;
+        x_row[i] = A + static_cast<int64_t>(x_ok[i] ? m : 0) * lda + ELEMS * t;
     }
 
-    const int full_chunks = K / WIDE;
+    const int full_chunks = K / CHUNK;
     // STAGGER > 1: block x starts its walk over the k chunks at band x % STAGGER of STAGGER and
     // wraps around, so that the grid's loads spread over STAGGER columns of W at any moment.
     const StaggeredWalk chunk_at(STAGGER > 1 ? static_cast<int>(blockIdx.x % STAGGER) : 0, STAGGER, full_chunks);
@@ -200,11 +182,11 @@ __device__ __forceinline__ void swap_ab_splitk(const T* __restrict__ A, const T*
     griddepcontrol_launch_dependents();
 #endif
 
-    Acc acc[ROW_GROUPS][TILES][4];
+    Acc acc[ROW_GROUPS][TOKEN_TILES][4];
 #pragma unroll
     for (int r = 0; r < ROW_GROUPS; ++r)
 #pragma unroll
-        for (int i = 0; i < TILES; ++i)
+        for (int i = 0; i < TOKEN_TILES; ++i)
 #pragma unroll
             for (int v = 0; v < 4; ++v) acc[r][i][v] = Acc(0);
 
@@ -219,8 +201,8 @@ __device__ __forceinline__ void swap_ab_splitk(const T* __restrict__ A, const T*
 #pragma unroll
                 for (int h = 0; h < 2; ++h)
                     w[u][r][h] = (c < full_chunks && w_ok[r][h])
-                                     ? (L2_256B ? ld_global_nc_na_l2_256_v4(w_row[r][h] + chunk_at(c) * WIDE)
-                                                : ld_global_nc_na_v4(w_row[r][h] + chunk_at(c) * WIDE))
+                                     ? (L2_256B ? ld_global_nc_na_l2_256_v4(w_row[r][h] + chunk_at(c) * CHUNK)
+                                                : ld_global_nc_na_v4(w_row[r][h] + chunk_at(c) * CHUNK))
                                      : zero4;
         }
 #pragma unroll
@@ -228,20 +210,18 @@ __device__ __forceinline__ void swap_ab_splitk(const T* __restrict__ A, const T*
             const int c = c0 + u * SPLITTERS;
             if (c >= full_chunks) break;
 #pragma unroll
-            for (int i = 0; i < TILES; ++i) {
-                if (SEGS > 1 && TILE_TOKENS * i >= M) continue;  // the tiles past M: no tokens
-                const uint4 x = x_ok[i] ? ld_global_nc_v4(x_row[i] + chunk_at(c) * WIDE) : zero4;
+            for (int i = 0; i < TOKEN_TILES; ++i) {
+                const uint4 x = x_ok[i] ? ld_global_nc_v4(x_row[i] + chunk_at(c) * CHUNK) : zero4;
 #pragma unroll
                 for (int r = 0; r < ROW_GROUPS; ++r) Atom::chunk(acc[r][i], w[u][r][0], w[u][r][1], x);
             }
         }
     }
-    if (K % WIDE && split_warp == full_chunks % SPLITTERS) {  // the last, partial chunk, by elements
-        const int k0 = full_chunks * WIDE;
-        const int count = K - k0 - CHUNK * piece - ELEMS * t;  // this lane's elements left in the row
+    if (K % CHUNK && split_warp == full_chunks % SPLITTERS) {  // the last, partial chunk, by elements
+        const int k0 = full_chunks * CHUNK;
+        const int count = K - k0 - ELEMS * t;  // this lane's elements left in the row
 #pragma unroll
-        for (int i = 0; i < TILES; ++i) {
-            if (SEGS > 1 && TILE_TOKENS * i >= M) continue;
+        for (int i = 0; i < TOKEN_TILES; ++i) {
             const uint4 x = Atom::load_tail(x_row[i] + k0, count, x_ok[i]);
 #pragma unroll
             for (int r = 0; r < ROW_GROUPS; ++r) {
@@ -252,101 +232,45 @@ __device__ __forceinline__ void swap_ab_splitk(const T* __restrict__ A, const T*
         }
     }
 
-    // The block's outputs, each C(m, n) summed over its warps (and its pieces), in a fixed order.
-    // SEGS = 1: sum j of lane (g, t) is C^T at (row 16r + g + 8 (v >= 2), token 8i + 2t + (v & 1)) for
-    // j = (r * TILES + i) * 4 + v, and output o = 32 j + lane adds sum j of that lane over the warps;
-    // warp w finishes j = w, w + WARPS, ... of its own lane.
-    // SEGS > 1: sum v of lane (g, t) in tile i is the mma's row g + 8 (v >= 2), column col = 2t +
-    // (v & 1): W row 16r + SET_ROWS rowset + TILE_TOKENS (v >= 2) + g / SEGS over piece g % SEGS of
-    // each chunk, times token TILE_TOKENS i + col / SEGS over piece col % SEGS. Where the pieces are
-    // one (col = g mod SEGS, so v & 1 = g & 1), it is a part of that row's product with that token;
-    // the rest is discarded. Each warp adds its SEGS parts with shuffles, and output
-    // o = ((r * TILES + i) * 16 + row) * TILE_TOKENS + token adds the WARPS / SEGS warps of the row's set.
-    constexpr int VALS = ROW_GROUPS * TILES * 4;          // sums per lane
-    constexpr int OUTS = ROW_GROUPS * TOKEN_TILES * 128;  // outputs per block: 32 * VALS / SEGS
-    constexpr int MINE = (OUTS + 32 * WARPS - 1) / (32 * WARPS);  // outputs this thread finishes, at most
-    auto output = [&](int q) { return static_cast<int>(threadIdx.x) + q * 32 * WARPS; };
-    auto element = [&](int q, int& m, int& n) {
-        if constexpr (SEGS == 1) {
-            const int j = warp + q * WARPS;
-            const int v = j & 3;
-            m = 8 * ((j >> 2) % TOKEN_TILES) + 2 * t + (v & 1);
-            n = n0 + 16 * ((j >> 2) / TOKEN_TILES) + 8 * (v >> 1) + g;
-            return j < VALS && n < N && m < M;
-        } else {
-            const int o = output(q);
-            const int tile = o / (16 * TILE_TOKENS);  // r * TILES + i
-            m = TILE_TOKENS * (tile % TILES) + o % TILE_TOKENS;
-            n = n0 + 16 * (tile / TILES) + (o / TILE_TOKENS) % 16;
-            return o < OUTS && n < N && m < M;
-        }
+    // Sum j of a lane is C^T at (row 16r + g + 8 (v >= 2), token 8i + 2t + (v & 1)) for
+    // j = (r * TOKEN_TILES + i) * 4 + v; warp w finishes sums j = w, w + WARPS, ...
+    constexpr int VALS = ROW_GROUPS * TOKEN_TILES * 4;  // sums per lane
+    constexpr int MINE = (VALS + WARPS - 1) / WARPS;    // sums this lane finishes, at most
+    auto element = [&](int j, int& m, int& n) {
+        const int v = j & 3;
+        m = 8 * ((j >> 2) % TOKEN_TILES) + 2 * t + (v & 1);
+        n = n0 + 16 * ((j >> 2) / TOKEN_TILES) + 8 * (v >> 1) + g;
+        return j < VALS && n < N && m < M;
     };
 
     // Add the warps' partial sums in warp order, the same bits on every run: every warp puts its
-    // sums in shared memory, then each output is added up, warp 0 first, by one thread.
-    Acc* const partial = reinterpret_cast<Acc*>(dynamic_smem());
-    if constexpr (SEGS == 1) {  // (32, VALS, WARPS):(1, 32, 32 * VALS)
+    // sums in shared memory, then each sum is added up over the warps, 0 first, by one warp.
+    Acc* const partial = reinterpret_cast<Acc*>(dynamic_smem());  // (32, VALS, WARPS):(1, 32, 32 * VALS)
 #pragma unroll
-        for (int r = 0; r < ROW_GROUPS; ++r)
+    for (int r = 0; r < ROW_GROUPS; ++r)
 #pragma unroll
-            for (int i = 0; i < TILES; ++i)
+        for (int i = 0; i < TOKEN_TILES; ++i)
 #pragma unroll
-                for (int v = 0; v < 4; ++v) partial[(warp * VALS + (r * TILES + i) * 4 + v) * 32 + lane] = acc[r][i][v];
-    } else {  // (TILE_TOKENS, TILE_TOKENS, 2, TILES, ROW_GROUPS, WARPS) by (token, row, h, i, r, warp), compact
-        // The SEGS parts of (row, token) lie in the lanes of piece s = 0 .. SEGS-1: g = SEGS row + s,
-        // t = (SEGS token + s) / 2. Flipping bit 0, 1, 2 of s flips lane bits {2}, {3, 0}, {4, 1}.
-        const bool part = (2 * t + (g & 1)) % SEGS == g % SEGS;
-        const bool first = g % SEGS == 0 && (2 * t) % SEGS == 0;  // piece 0's lane holds the sum
-#pragma unroll
-        for (int r = 0; r < ROW_GROUPS; ++r)
-#pragma unroll
-            for (int i = 0; i < TILES; ++i) {
-                if (TILE_TOKENS * i >= M) continue;  // no tokens: never read
-#pragma unroll
-                for (int h = 0; h < 2; ++h) {
-                    // (g & 1 picks the sum; a select, so that acc is never indexed at run time and stays in registers)
-                    Acc v = part ? ((g & 1) ? acc[r][i][2 * h + 1] : acc[r][i][2 * h]) : Acc(0);
-                    v += __shfl_xor_sync(0xffffffffu, v, 4);
-                    if constexpr (SEGS >= 4) v += __shfl_xor_sync(0xffffffffu, v, 9);
-                    if constexpr (SEGS >= 8) v += __shfl_xor_sync(0xffffffffu, v, 18);
-                    if (first)
-                        partial[(((warp * ROW_GROUPS + r) * TILES + i) * 2 + h) * TILE_TOKENS * TILE_TOKENS +
-                                (g / SEGS) * TILE_TOKENS + 2 * t / SEGS] = v;
-                }
-            }
-    }
-    auto block_sum = [&](int q) {
-        Acc s = Acc(0);
-        if constexpr (SEGS == 1) {
-            const int j = warp + q * WARPS;
-            for (int w = 0; w < WARPS; ++w) s += partial[(w * VALS + j) * 32 + lane];
-        } else {
-            const int o = output(q);
-            const int token = o % TILE_TOKENS;
-            const int row = (o / TILE_TOKENS) % 16;
-            const int tile = o / (16 * TILE_TOKENS);
-            const int set = row / SET_ROWS, h = (row % SET_ROWS) / TILE_TOKENS, rho = row % TILE_TOKENS;
-            for (int a = 0; a < WARPS / SEGS; ++a)
-                s += partial[(((set + SEGS * a) * ROW_GROUPS * TILES + tile) * 2 + h) * TILE_TOKENS * TILE_TOKENS +
-                             rho * TILE_TOKENS + token];
-        }
-        return s;
-    };
+            for (int v = 0; v < 4; ++v) partial[(warp * VALS + (r * TOKEN_TILES + i) * 4 + v) * 32 + lane] = acc[r][i][v];
 
     // What the epilogue reads besides the sums, on its way while they are added up.
     typename Epilogue::Values values[MINE];
 #pragma unroll
     for (int q = 0; q < MINE; ++q) {
         int m, n;
-        if (element(q, m, n)) values[q] = epilogue.load(m, n);
+        if (element(warp + q * WARPS, m, n)) values[q] = epilogue.load(m, n);
     }
     __syncthreads();
 
     if constexpr (KSPLIT > 1) {
         // This block's sums to the workspace, then the rows' counter: the last of the KSPLIT
         // blocks goes on to add them all up.
-        Acc* const mine = workspace + (static_cast<int64_t>(blockIdx.y) * gridDim.x + blockIdx.x) * OUTS;
-        for (int q = 0; q < MINE && output(q) < OUTS; ++q) mine[output(q)] = block_sum(q);
+        Acc* const mine = workspace + (static_cast<int64_t>(blockIdx.y) * gridDim.x + blockIdx.x) * (VALS * 32);
+        for (int j = warp; j < VALS; j += WARPS) {
+            Acc s = Acc(0);
+            for (int w = 0; w < WARPS; ++w) s += partial[(w * VALS + j) * 32 + lane];
+            mine[j * 32 + lane] = s;
+        }
         __threadfence();
         __syncthreads();
         __shared__ int last;
@@ -358,16 +282,18 @@ __device__ __forceinline__ void swap_ab_splitk(const T* __restrict__ A, const T*
 
 #pragma unroll
     for (int q = 0; q < MINE; ++q) {
+        const int j = warp + q * WARPS;
         int m, n;
-        if (output(q) >= OUTS) break;
+        if (j >= VALS) break;
         Acc s = Acc(0);
         if constexpr (KSPLIT > 1) {
             for (int p = 0; p < KSPLIT; ++p)
-                s += ld_partial(workspace + (static_cast<int64_t>(p) * gridDim.x + blockIdx.x) * OUTS + output(q));
+                s += ld_partial(workspace + (static_cast<int64_t>(p) * gridDim.x + blockIdx.x) * (VALS * 32) +
+                                j * 32 + lane);
         } else {
-            s = block_sum(q);
+            for (int w = 0; w < WARPS; ++w) s += partial[(w * VALS + j) * 32 + lane];
         }
-        if (element(q, m, n)) epilogue.store(m, n, s, values[q]);
+        if (element(j, m, n)) epilogue.store(m, n, s, values[q]);
     }
     if constexpr (KSPLIT > 1) {
         if (threadIdx.x == 0) counters[blockIdx.x] = 0;  // ready for the next launch
