@@ -13,6 +13,11 @@ each M of ``--ms``: the ratio to cuBLAS that a kernel reading W at the floor wou
 
     python scripts/read_floor.py [--nk 4096x4096 8192x8192] [--ms 1 4 16 32 64] [--rounds 15]
         [--json out.json]
+
+With ``--launch CANDIDATE`` (a label it prints, e.g. ``THREADS=512,UNROLL=4,ORDER=0,L2_256B=1,PER_SM=4``)
+it only launches that probe eight times over four weights of the first ``--nk``, for a profiler:
+
+    ncu --clock-control none -k regex:read_floor -s 4 -c 1 python scripts/read_floor.py --launch ...
 """
 
 from __future__ import annotations
@@ -60,6 +65,20 @@ def label(c: dict[str, int]) -> str:
     return ",".join(f"{k}={v}" for k, v in c.items())
 
 
+def launch_only(candidate: str, nk: str, dependent: bool) -> int:
+    c = {key: int(v) for key, v in (kv.split("=") for kv in candidate.split(","))}
+    n, k = (int(x) for x in nk.split("x"))
+    kern = compile_kernel(SOURCE, instance(c))
+    grid = (n // 16 if c["ORDER"] == 3 else sm_count(0) * c["PER_SM"], 1, 1)
+    ws = [torch.randn(n, k, device="cuda").to(torch.bfloat16) for _ in range(4)]
+    never = torch.zeros(1, dtype=torch.int32, device="cuda")
+    for i in range(8):
+        launch(kern, grid, (c["THREADS"], 1, 1), (ws[i % 4], np.int64(n * k // 8), np.int64(2 * k), never),
+               dependent=dependent)
+    torch.cuda.synchronize()
+    return 0
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--nk", nargs="+", default=["4096x4096", "8192x8192"])
@@ -75,7 +94,10 @@ def main() -> int:
     ap.add_argument("--rounds", type=int, default=15)
     ap.add_argument("--dependent", type=int, default=1, help="launch the probe as a programmatic dependent launch")
     ap.add_argument("--json")
+    ap.add_argument("--launch", help="only launch this candidate (a printed label), for a profiler")
     args = ap.parse_args()
+    if args.launch:
+        return launch_only(args.launch, args.nk[0], bool(args.dependent))
 
     sms = sm_count(0)
     l2 = torch.cuda.get_device_properties(0).L2_cache_size
