@@ -15,6 +15,7 @@ pytestmark = pytest.mark.gpu
 
 KERNEL = "decode/01_swap_ab_splitk"
 WGMMA = "decode/02_swap_ab_wgmma"
+SWEEP = "decode/03_row_sweep"
 
 
 def _on_hopper() -> bool:
@@ -40,13 +41,15 @@ def _rel(out: torch.Tensor, ref: torch.Tensor) -> float:
     return float(torch.linalg.vector_norm(out.double() - ref) / torch.linalg.vector_norm(ref).clamp_min(1e-30))
 
 
-@pytest.mark.parametrize("m", MS)
+@pytest.mark.parametrize("kernel,m", [(KERNEL, m) for m in MS] + [(SWEEP, m) for m in (1, 2, 3, 4, 5, 8)])
 @pytest.mark.parametrize("n,k", NKS)
 @pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16])
-def test_small_m_is_correct_for_any_n_and_k(m, n, k, dtype):
+def test_small_m_is_correct_for_any_n_and_k(kernel, m, n, k, dtype):
+    # Rung 03 (the row sweep) holds up to 8 tokens; a row's last partial vector is read element by
+    # element.
     x, w = _linear_operands(m, n, k, dtype)
     out = torch.full((m, n), float("nan"), device="cuda", dtype=dtype)
-    warpgemm.matmul(x, w.t(), kernel=KERNEL, out=out)
+    warpgemm.matmul(x, w.t(), kernel=kernel, out=out)
     torch.cuda.synchronize()
     assert _rel(out, x.double() @ w.double().t()) < TOL[dtype]
 
@@ -90,6 +93,55 @@ def test_a_staggered_walk_over_k_is_correct(stagger, ksplit, m, n, k):
     out = torch.full((m, n), float("nan"), device="cuda", dtype=torch.float32)
     warpgemm.matmul(x, w.t(), kernel=KERNEL, out=out, out_dtype=torch.float32, KSPLIT=ksplit, STAGGER=stagger)
     assert _rel(out, x.double() @ w.double().t()) < 1e-5
+
+
+@pytest.mark.parametrize("params", [{"THREADS": 256, "ROWS": 4, "UNROLL": 2, "L2_256B": 0, "BLOCKS": 2},
+                                    {"THREADS": 1024, "ROWS": 16, "UNROLL": 8, "BLOCKS": 1},
+                                    {"THREADS": 512, "ROWS": 4, "UNROLL": 4, "BLOCKS": 1},
+                                    {"THREADS": 256, "ROWS": 8, "UNROLL": 2, "BLOCKS": 8}])
+@pytest.mark.parametrize("m,n,k", [(1, 4096, 4096), (3, 14336, 1000), (2, 33, 4099), (1, 1, 7), (4, 5000, 2048)])
+def test_the_row_sweep_is_correct_with_any_block_shape_and_several_passes(params, m, n, k):
+    # 14336 rows make several passes of ROWS rows for every block; 4099 a partial last vector.
+    x, w = _linear_operands(m, n, k, torch.bfloat16)
+    bias = torch.randn(n, device="cuda").to(torch.bfloat16)
+    out = torch.full((m, n), float("nan"), device="cuda", dtype=torch.float32)
+    warpgemm.matmul(x, w.t(), kernel=SWEEP, out=out, out_dtype=torch.float32, bias=bias, **params)
+    assert _rel(out, x.double() @ w.double().t() + bias.double()) < 1e-5
+
+
+@pytest.mark.parametrize("out_dtype", [None, torch.float32])
+def test_the_row_sweep_adds_the_bias_in_fp32_before_the_one_rounding(out_dtype):
+    x, w = _linear_operands(2, 3000, 1536, torch.float16)
+    bias = torch.randn(3000, device="cuda").to(torch.float16)
+    out = warpgemm.matmul(x, w.t(), kernel=SWEEP, bias=bias, out_dtype=out_dtype)
+    ref = x.double() @ w.double().t() + bias.double()
+    assert out.dtype == (out_dtype or torch.float16)
+    assert _rel(out, ref) < (1e-5 if out_dtype is torch.float32 else TOL[torch.float16])
+
+
+def test_the_row_sweep_gives_the_same_bits_on_every_run_and_refuses_more_than_8_tokens():
+    x, w = _linear_operands(4, 4096, 4096, torch.bfloat16)
+    first = warpgemm.matmul(x, w.t(), kernel=SWEEP)
+    for _ in range(3):
+        assert torch.equal(warpgemm.matmul(x, w.t(), kernel=SWEEP), first)
+    x, w = _linear_operands(9, 64, 64, torch.bfloat16)
+    with pytest.raises(ValueError, match="computes at most M = 8 rows"):
+        warpgemm.matmul(x, w.t(), kernel=SWEEP)
+
+
+def test_the_row_sweep_fills_the_gpu_by_occupancy():
+    from warpgemm import catalog
+    from warpgemm.runtime import compile_kernel
+    from warpgemm.runtime.device import sm_count
+    from warpgemm.runtime.launch import blocks_that_fit
+
+    spec = catalog.get(SWEEP)
+    inst = spec.instance("row", "col", "bfloat16", "bfloat16", spec.resolve({"TOKENS": 1, "BLOCKS": 4}))
+    kernel = compile_kernel(inst.source, inst.name_expression)
+    slots = blocks_that_fit(kernel, inst.block, inst.smem_bytes, torch.cuda.current_device())
+    assert slots == 4 * sm_count(torch.cuda.current_device())  # 512 threads of 32 registers: 4 a SM
+    assert inst.grid(1, 4096, 4096, slots) == (512, 1, 1)  # 4096 rows in passes of 8: 512 blocks
+    assert inst.grid(1, 100000, 4096, slots) == (slots, 1, 1)
 
 
 @pytest.mark.parametrize("ksplit,stagger", [(1, 1), (4, 1), (1, 8)])

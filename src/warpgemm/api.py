@@ -19,7 +19,7 @@ from .catalog import KernelInstance, KernelSpec, Workspace
 from .errors import NoDeviceError
 from .operands import Operand, detect, prepare
 from .runtime import CompiledKernel, compile_kernel, launch
-from .runtime.launch import DriverLaunch, planned_args, resident_blocks, zeroed_counters
+from .runtime.launch import DriverLaunch, blocks_that_fit, planned_args, resident_blocks, zeroed_counters
 from .runtime.device import arch_of, current_arch, current_capability, device_name, has_device, require_arch, sm_count
 from .tuning import table
 
@@ -384,8 +384,11 @@ def _workspace(inst: KernelInstance, m: int, n: int, k: int, device: int, slots:
 
 def _resident(inst: KernelInstance, kernel: CompiledKernel, device: int) -> int:
     """How many blocks of ``inst`` run at once on ``device``: the most a persistent grid
-    launches. One per SM, except for cluster launches, where fewer may fit."""
+    launches. One per SM, except for cluster launches, where fewer may fit, and for kernels that
+    fill the SMs by occupancy (``fills_sms``)."""
     if inst.cluster is None:
+        if inst.spec.fills_sms:
+            return blocks_that_fit(kernel, inst.block, inst.smem_bytes, device)
         return sm_count(device)
     return resident_blocks(kernel, inst.block, inst.smem_bytes, inst.cluster, device)
 

@@ -64,6 +64,20 @@ def _swap_tma_args(inst, a, b, c, m, n, k, workspace=None, bias=None):
             *hopper.split_args(workspace))
 
 
+def _valid_sweep(p: Mapping[str, int]) -> bool:
+    """Rung 03's static_asserts."""
+    return (p["TOKENS"] in (1, 2, 4, 8) and p["THREADS"] in (256, 512, 1024) and p["UNROLL"] >= 1
+            and p["ROWS"] % p["UNROLL"] == 0 and p["ROWS"] * p["TOKENS"] <= 64 and p["L2_256B"] in (0, 1)
+            and p["BLOCKS"] >= 1 and p["BLOCKS"] * p["THREADS"] <= 2048)
+
+
+def _sweep_shape(m: int, n: int, k: int) -> dict[str, int]:
+    """Rung 03's TOKENS, the fewest of 1, 2, 4, 8 that hold ``m``, and the blocks a SM its
+    registers are held to without spills at the default 8 rows (4 at 1 token: 32 registers)."""
+    tokens = next(t for t in (1, 2, 4, 8) if t >= min(m, 8))
+    return {"TOKENS": tokens, "BLOCKS": {1: 4, 2: 2, 4: 1, 8: 1}[tokens]}
+
+
 def _valid_wgmma(p: Mapping[str, int]) -> bool:
     """Rung 02's static_asserts (and the hopper mainloop's)."""
     return (p["BM"] in (64, 128) and p["BN"] in (32, 64) and p["BK"] in (64, 128) and 2 <= p["STAGES"] <= 8
@@ -107,4 +121,14 @@ DECODE: tuple[KernelSpec, ...] = (
        tuning={"BM": (64, 128), "BK": (64, 128), "STAGES": (4, 6, 8), "IN_FLIGHT": (0, 1), "SPLITS": (0, 1),
                "STAGGER": (1, 8)},
        valid=_valid_wgmma, fused_bias=True, dependent_launch=True),
+    _f(3, "the grid sweeps W: block b of G reads whole rows b, b + G, ..., fp32 FMA, no tensor cores",
+       "row_sweep", "decode_row_sweep",
+       params={"TOKENS": 1, "THREADS": 512, "ROWS": 8, "UNROLL": 4, "L2_256B": 1, "BLOCKS": 4},
+       constraints=(_VEC8, "M <= 8 (TOKENS)"),
+       threads=lambda p: p["THREADS"], tile=lambda p: (p["TOKENS"], p["ROWS"]), persistent=True, fills_sms=True,
+       shape_params=_sweep_shape,
+       max_m=lambda p: p["TOKENS"],
+       tuning={"THREADS": (256, 512, 1024), "ROWS": (4, 8, 16), "UNROLL": (2, 4, 8), "L2_256B": (0, 1),
+               "BLOCKS": (1, 2, 4)},
+       valid=_valid_sweep, abi=gemm_bias_args, fused_bias=True, dependent_launch=True),
 )

@@ -176,6 +176,9 @@ class KernelSpec:
     persistent: bool = False
     """A persistent kernel: one block per SM (at most one per tile), each looping over tiles of
     C; the grid is ``min(tiles, SMs)`` on a 1-D grid."""
+    fills_sms: bool = False
+    """With ``persistent``: as many blocks as fit on the GPU at once (the occupancy calculator's
+    blocks a SM times the SMs), not one per SM."""
     abi: Callable[..., tuple[Any, ...]] = gemm_args
     """``abi(instance, a, b, c, m, n, k, workspace, bias)`` -> the main kernel's arguments."""
     fused_bias: bool = False

@@ -25,7 +25,7 @@ from __future__ import annotations
 import ctypes
 import os
 import threading
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 import numpy as np
 
@@ -288,6 +288,21 @@ def _launch_driver(kernel: CompiledKernel, fn: Any, grid: tuple[int, ...], block
                            f"dependent launch {dependent})")
 
 
+def _occupancy(key: tuple, kernel: CompiledKernel, shared_bytes: int, device: int,
+               count: Callable[[Any, Any], int]) -> int:
+    """``count(driver, function)`` for ``kernel`` on ``device``, once per ``key``."""
+    found = _resident.get(key)
+    if found is None:
+        from cuda.bindings import driver as cu
+
+        if getattr(_thread, "device", None) != device:
+            _bind_context(device)
+        fn = kernel.function(device)
+        kernel.ensure_dynamic_smem(shared_bytes, device)
+        found = _resident[key] = count(cu, fn)
+    return found
+
+
 def resident_blocks(kernel: CompiledKernel, block: Sequence[int], shared_bytes: int,
                     cluster: Sequence[int], device: int) -> int:
     """How many blocks of ``kernel`` launched in ``cluster`` s run at once on ``device``: the
@@ -296,25 +311,38 @@ def resident_blocks(kernel: CompiledKernel, block: Sequence[int], shared_bytes: 
     A persistent grid of clusters must not ask for more: a cluster needs all its blocks in one
     GPC, so fewer than SMs / cluster-size clusters may fit, and the clusters over the limit
     would run as a second wave after the rest have finished all their tiles."""
-    key = (kernel.name_expression, kernel.arch, tuple(block), int(shared_bytes), tuple(cluster), device)
-    found = _resident.get(key)
-    if found is not None:
-        return found
-    from cuda.bindings import driver as cu
-
-    if getattr(_thread, "device", None) != device:
-        _bind_context(device)
-    fn = kernel.function(device)
-    kernel.ensure_dynamic_smem(shared_bytes, device)
     shape = tuple(int(c) for c in cluster) + (1,) * (3 - len(cluster))
-    cfg = _driver_config(shape, block, shared_bytes, shape)
-    err, clusters = cu.cuOccupancyMaxActiveClusters(fn.handle, cfg)
-    if err != cu.CUresult.CUDA_SUCCESS or clusters < 1:
-        raise RuntimeError(f"{kernel.name_expression}: no cluster of {shape} blocks with {shared_bytes} B "
-                           f"of shared memory fits on device {device} "
-                           f"(cuOccupancyMaxActiveClusters: {err.name}, {clusters})")
-    found = _resident[key] = int(clusters) * shape[0] * shape[1] * shape[2]
-    return found
+
+    def count(cu: Any, fn: Any) -> int:
+        err, clusters = cu.cuOccupancyMaxActiveClusters(fn.handle, _driver_config(shape, block, shared_bytes, shape))
+        if err != cu.CUresult.CUDA_SUCCESS or clusters < 1:
+            raise RuntimeError(f"{kernel.name_expression}: no cluster of {shape} blocks with {shared_bytes} B "
+                               f"of shared memory fits on device {device} "
+                               f"(cuOccupancyMaxActiveClusters: {err.name}, {clusters})")
+        return int(clusters) * shape[0] * shape[1] * shape[2]
+    key = (kernel.name_expression, kernel.arch, tuple(block), int(shared_bytes), tuple(cluster), device)
+    return _occupancy(key, kernel, shared_bytes, device, count)
+
+
+def blocks_that_fit(kernel: CompiledKernel, block: Sequence[int], shared_bytes: int, device: int) -> int:
+    """How many blocks of ``kernel`` (no cluster) run at once on ``device``: the occupancy
+    calculator's blocks a SM (``cuOccupancyMaxActiveBlocksPerMultiprocessor``) times the SMs. A
+    persistent grid that fills the GPU by occupancy asks for no more."""
+    from .device import sm_count
+
+    threads = 1
+    for b in block:
+        threads *= int(b)
+
+    def count(cu: Any, fn: Any) -> int:
+        err, per_sm = cu.cuOccupancyMaxActiveBlocksPerMultiprocessor(fn.handle, threads, int(shared_bytes))
+        if err != cu.CUresult.CUDA_SUCCESS or per_sm < 1:
+            raise RuntimeError(f"{kernel.name_expression}: no block of {threads} threads with {shared_bytes} B of "
+                               f"shared memory fits on device {device} "
+                               f"(cuOccupancyMaxActiveBlocksPerMultiprocessor: {err.name}, {per_sm})")
+        return int(per_sm) * sm_count(device)
+    key = (kernel.name_expression, kernel.arch, tuple(block), int(shared_bytes), None, device)
+    return _occupancy(key, kernel, shared_bytes, device, count)
 
 
 def planned_args(args: Sequence[Any]) -> list[Any] | None:
