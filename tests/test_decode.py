@@ -136,7 +136,7 @@ def test_the_row_sweep_fills_the_gpu_by_occupancy():
     from warpgemm.runtime.launch import blocks_that_fit
 
     spec = catalog.get(SWEEP)
-    inst = spec.instance("row", "col", "bfloat16", "bfloat16", spec.resolve({"TOKENS": 1, "BLOCKS": 4}))
+    inst = spec.instance("row", "col", "bfloat16", "bfloat16", spec.resolve({"TOKENS": 1, "BLOCKS": 4, "ROWS": 8}))
     kernel = compile_kernel(inst.source, inst.name_expression)
     slots = blocks_that_fit(kernel, inst.block, inst.smem_bytes, torch.cuda.current_device())
     assert slots == 4 * sm_count(torch.cuda.current_device())  # 512 threads of 32 registers: 4 a SM

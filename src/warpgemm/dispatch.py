@@ -95,14 +95,16 @@ RULES: tuple[Rule, ...] = (
     # fp16 / bf16 with one row (a token) and K >= 4096 on Hopper (the H100; the H200 has its own
     # above): rung 03, the grid sweeping W. Swept on an H100 against rung 01 as the rules ran it,
     # two placements a candidate (scripts/decode_sweep.py, docs/results/decode_sweep_rowsweep_h100.json,
-    # decode_sweep_rowsweep2_h100.json): 13.36 against 13.56 us at 4096 x 4096, 18.92 against 20.05
-    # at 6144 x 4096, 41.10 against 42.30 at 14336 x 4096, 41.66 against 42.97 at 4096 x 14336,
-    # 46.54 against 47.80 at 8192 x 8192, 13.34 against 15.10 at 2048 x 8192, 153.3 against 155.5
-    # at 28672 x 8192 and 154.3 against 161.0 at 8192 x 28672. At K = 2048 half of its 512 threads
-    # find no vector of a row: it lost at 8192 and 32000 x 2048, and rung 01 keeps K < 4096; at 2
-    # or more tokens it lost at most shapes (fp32 FMA, 4 tokens: 19.1 against 13.7 us).
+    # decode_sweep_rowsweep2_h100.json; 8 rows a pass): 13.36 against 13.56 us at 4096 x 4096, 18.92
+    # against 20.05 at 6144 x 4096, 41.10 against 42.30 at 14336 x 4096, 41.66 against 42.97 at 4096 x
+    # 14336, 46.54 against 47.80 at 8192 x 8192, 13.34 against 15.10 at 2048 x 8192, 153.3 against
+    # 155.5 at 28672 x 8192 and 154.3 against 161.0 at 8192 x 28672. Then 4 rows a pass, one group of
+    # 4 in flight (decode_sweep_rowsweep3_h100.json): 13.04 against 13.32 us for 8 rows at 4096 x 4096,
+    # 18.80 against 18.96 at 6144 x 4096, 46.13 against 46.50 at 8192 x 8192. At K = 2048 half of its
+    # 512 threads find no vector of a row: it lost at 8192 and 32000 x 2048, and rung 01 keeps K <
+    # 4096; at 2 or more tokens it lost at most shapes (fp32 FMA, 4 tokens: 19.1 against 13.7 us).
     *(Rule("decode/03_row_sweep", dt, capability=(90, 90), layouts=_LINEAR, m=(1, 1), k=(4096, INF),
-           params={"THREADS": 512, "ROWS": 8, "UNROLL": 4, "L2_256B": 0},
+           params={"THREADS": 512, "ROWS": 4, "UNROLL": 4, "L2_256B": 0},
            note="measured on an H100 by scripts/decode_sweep.py")
       for dt in ("bfloat16", "float16")),
     # fp16 / bf16 with 2..16 rows of a weight of 2049-4224 rows and K 2049-4096 on Hopper (the H100;

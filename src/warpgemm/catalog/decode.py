@@ -73,7 +73,7 @@ def _valid_sweep(p: Mapping[str, int]) -> bool:
 
 def _sweep_shape(m: int, n: int, k: int) -> dict[str, int]:
     """Rung 03's TOKENS, the fewest of 1, 2, 4, 8 that hold ``m``, and the blocks a SM its
-    registers are held to: without spills at the default 8 rows, and at 1 token the measured
+    registers are held to: without spills at 8 rows a pass, and at 1 token the measured
     choice (2 blocks of 512 threads: 13.36 us against 13.92 us for 4, whose 32 registers a thread
     it also fits in, at 1 x 4096 x 4096 on an H100, docs/results/decode_sweep_rowsweep_h100.json)."""
     tokens = next(t for t in (1, 2, 4, 8) if t >= min(m, 8))
@@ -125,7 +125,7 @@ DECODE: tuple[KernelSpec, ...] = (
        valid=_valid_wgmma, fused_bias=True, dependent_launch=True),
     _f(3, "the grid sweeps W: block b of G reads whole rows b, b + G, ..., fp32 FMA, no tensor cores",
        "row_sweep", "decode_row_sweep",
-       params={"TOKENS": 1, "THREADS": 512, "ROWS": 8, "UNROLL": 4, "L2_256B": 0, "BLOCKS": 2},
+       params={"TOKENS": 1, "THREADS": 512, "ROWS": 4, "UNROLL": 4, "L2_256B": 0, "BLOCKS": 2},
        constraints=(_VEC8, "M <= 8 (TOKENS)"),
        threads=lambda p: p["THREADS"], tile=lambda p: (p["TOKENS"], p["ROWS"]), persistent=True, fills_sms=True,
        shape_params=_sweep_shape,
