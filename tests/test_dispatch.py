@@ -81,12 +81,12 @@ def test_the_h200_has_decode_rules_of_its_own(m, n, k, kernel, params):
     (2, 14336, 4096, {"ROW_GROUPS": 1, "WARPS": 16, "UNROLL": 2, "L2_256B": 1, "STAGGER": 8}),
     (4, 14336, 4096, {"ROW_GROUPS": 1, "WARPS": 16, "UNROLL": 2, "L2_256B": 1, "STAGGER": 8}),
     (8, 28672, 4096, {"ROW_GROUPS": 1, "WARPS": 16, "UNROLL": 2, "L2_256B": 1, "STAGGER": 8}),
-    (1, 4096, 2048, {"ROW_GROUPS": 1, "WARPS": 16, "UNROLL": 2, "L2_256B": 1, "STAGGER": 8}),
+    (1, 4096, 1024, {"ROW_GROUPS": 1, "WARPS": 16, "UNROLL": 2, "L2_256B": 1, "STAGGER": 8}),
     (16, 8192, 16384, {"ROW_GROUPS": 4, "WARPS": 16, "UNROLL": 1, "L2_256B": 1}),
     (16, 6144, 6000, {"ROW_GROUPS": 1, "WARPS": 16, "UNROLL": 2, "L2_256B": 1}),
     # docs/results/decode_sweep_k2048_h100.json: a wide weight of short rows (an MLP's gate and up
     # projections at hidden size 2048), with the 256-byte L2 fetch
-    (1, 8192, 2048, {"ROW_GROUPS": 1, "WARPS": 8, "UNROLL": 2, "L2_256B": 1, "STAGGER": 8}),
+    (2, 8192, 2048, {"ROW_GROUPS": 1, "WARPS": 8, "UNROLL": 2, "L2_256B": 1, "STAGGER": 8}),
     (8, 10240, 2048, {"ROW_GROUPS": 1, "WARPS": 8, "UNROLL": 2, "L2_256B": 1, "STAGGER": 8}),
 ])
 def test_the_h100_decode_rules_give_the_measured_choice(m, n, k, params):
@@ -94,15 +94,26 @@ def test_the_h100_decode_rules_give_the_measured_choice(m, n, k, params):
     assert rule.kernel == "decode/01_swap_ab_splitk" and rule.params == params
 
 
+@pytest.mark.parametrize("n,k", [(2048, 2048), (1024, 2048), (8192, 2048), (3072, 3072)])
+def test_one_token_with_k_of_2048_to_4095_takes_the_row_sweep_in_256_thread_blocks_on_an_h100(n, k):
+    # docs/results/decode_sweep_rowsweep_k2048_h100.json: one vector of a row a thread at K = 2048;
+    # the LM head's 32000 rows stay with rung 01 (level there).
+    h100 = "NVIDIA H100 80GB HBM3"
+    rule = dispatch.choose(90, "bfloat16", 1, n, k, layouts=("row", "col"), device=h100)
+    assert rule.kernel == "decode/03_row_sweep"
+    assert rule.params == {"THREADS": 256, "ROWS": 2, "UNROLL": 2, "L2_256B": 0, "BLOCKS": 8}
+    assert dispatch.choose(90, "bfloat16", 1, 32000, k, layouts=("row", "col"), device=h100).kernel != rule.kernel
+
+
 @pytest.mark.parametrize("n,k", [(4096, 4096), (6144, 4096), (14336, 4096), (2048, 8192), (8192, 28672), (100, 4096)])
 def test_one_token_with_k_of_4096_or_more_takes_the_row_sweep_on_an_h100(n, k):
-    # docs/results/decode_sweep_rowsweep*_h100.json: 1.5-13%
-    # faster than rung 01 at K >= 4096; at K = 2048 and at 2 tokens or more it lost.
+    # docs/results/decode_sweep_rowsweep*_h100.json: 1.5-13% faster than rung 01 at K >= 4096; at 2
+    # tokens or more it lost.
     h100 = "NVIDIA H100 80GB HBM3"
     rule = dispatch.choose(90, "bfloat16", 1, n, k, layouts=("row", "col"), device=h100)
     assert rule.kernel == "decode/03_row_sweep"
     assert rule.params == {"THREADS": 512, "ROWS": 4, "UNROLL": 4, "L2_256B": 0}
-    for m, kk in ((2, k), (1, 2048)):
+    for m, kk in ((2, k), (1, 1024)):
         assert dispatch.choose(90, "bfloat16", m, n, kk, layouts=("row", "col"), device=h100).kernel != rule.kernel
     assert dispatch.choose(90, "bfloat16", 1, n, k, layouts=("row", "col"), device="NVIDIA H200").kernel != rule.kernel
 

@@ -125,8 +125,8 @@ def _check_bias(bias: Any, n: int, a: torch.Tensor) -> None:
 
 def _fit_params(spec: KernelSpec, p: dict[str, int], explicit: Mapping[str, int], m: int, n: int,
                 k: int) -> dict[str, int]:
-    """``p`` with the parameters that follow from the shape (those not given explicitly), checked
-    against the largest M the kernel computes."""
+    """``p`` with the parameters that follow from the shape (those not in ``explicit``: the
+    caller's, or the dispatch rule's), checked against the largest M the kernel computes."""
     if spec.shape_params is not None:
         for key, value in spec.shape_params(m, n, k).items():
             if key not in explicit:
@@ -261,7 +261,8 @@ def _matmul(a: torch.Tensor, b: torch.Tensor, bias: torch.Tensor | None, out_dty
             _check_out(out, (m, n), out_type, device)
         p = table.choose(spec, _problem(m, n, k, in_name, out_name, la, lb), params, rule_params)
         if spec.shape_params is not None or spec.max_m is not None:
-            p = _fit_params(spec, p, params, m, n, k)
+            # What the caller or, without one, the dispatch rule names is kept; the shape fills the rest.
+            p = _fit_params(spec, p, params or (rule_params or {}), m, n, k)
         if not spec.runs_on(capability):
             raise ValueError(f"warpgemm.matmul: {spec.name} needs {spec.needs()}; this device is "
                              f"compute capability {capability // 10}.{capability % 10}")

@@ -103,10 +103,15 @@ RULES: tuple[Rule, ...] = (
     # 18.80 against 18.96 at 6144 x 4096, 46.13 against 46.50 at 8192 x 8192. At K = 2048 half of its
     # 512 threads find no vector of a row: it lost at 8192 and 32000 x 2048, and rung 01 keeps K <
     # 4096; at 2 or more tokens it lost at most shapes (fp32 FMA, 4 tokens: 19.1 against 13.7 us).
-    *(Rule("decode/03_row_sweep", dt, capability=(90, 90), layouts=_LINEAR, m=(1, 1), k=(4096, INF),
-           params={"THREADS": 512, "ROWS": 4, "UNROLL": 4, "L2_256B": 0},
+    # And at K = 2048 to 4095 with 256-thread blocks, 8 a SM, 2 rows a pass (one vector of a row a
+    # thread at K = 2048; decode_sweep_rowsweep_k2048_h100.json): 4.59 against 5.14 us at 2048 x 2048,
+    # 3.23 against 3.80 at 1024 x 2048, 13.20 against 14.27 at 8192 x 2048, 8.71 against 9.05 at
+    # 3072 x 3072; level at 32000 x 2048 (45.21 against 45.07), where rung 01 keeps N >= 16384.
+    *(Rule("decode/03_row_sweep", dt, capability=(90, 90), layouts=_LINEAR, m=(1, 1), n=n, k=k, params=p,
            note="measured on an H100 by scripts/decode_sweep.py")
-      for dt in ("bfloat16", "float16")),
+      for dt in ("bfloat16", "float16")
+      for n, k, p in (((0, INF), (4096, INF), {"THREADS": 512, "ROWS": 4, "UNROLL": 4, "L2_256B": 0}),
+                      ((0, 16383), (2048, 4095), {"THREADS": 256, "ROWS": 2, "UNROLL": 2, "L2_256B": 0, "BLOCKS": 8}))),
     # fp16 / bf16 with 2..16 rows of a weight of 2049-4224 rows and K 2049-4096 on Hopper (the H100;
     # the H200 has its own above): rung 01 with one k chunk of W in flight a warp (UNROLL = 1),
     # staggered, with the 256-byte L2 fetch. In three of four sweeps on an H100, two placements a
