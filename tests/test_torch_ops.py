@@ -81,18 +81,19 @@ def test_compiled_fullgraph_with_dynamic_m_and_no_recompile():
 
 
 @gpu
-def test_reduce_overhead_mode_replays_cuda_graphs():
+@pytest.mark.parametrize("m,n,k", [(8, 512, 256), (1, 2048, 2048)])  # on an H100, (1, 2048, 2048): the row sweep
+def test_reduce_overhead_mode_replays_cuda_graphs(m, n, k):
     import torch._dynamo
 
     torch._dynamo.reset()
-    w = torch.randn(512, 256, device="cuda", dtype=torch.bfloat16)
+    w = torch.randn(n, k, device="cuda", dtype=torch.bfloat16)
 
     @torch.compile(mode="reduce-overhead", fullgraph=True)
     def f(x):
         return warpgemm.matmul(x, w.t())
 
     for _ in range(4):
-        x = torch.randn(8, 256, device="cuda", dtype=torch.bfloat16)
+        x = torch.randn(m, k, device="cuda", dtype=torch.bfloat16)
         y = f(x).clone()
         assert _rel(y, x.double() @ w.double().t()) < 1e-2
 

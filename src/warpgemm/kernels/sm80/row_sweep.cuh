@@ -13,14 +13,12 @@
 namespace wg {
 namespace row_sweep {
 
-// Two 16-bit floats packed in a b32 (element 2i in the low half), widened to fp32.
-__device__ __forceinline__ void widen2(bf16_t, uint32_t v, float& lo, float& hi) {
-    lo = __uint_as_float(v << 16);
-    hi = __uint_as_float(v & 0xffff0000u);
-}
-__device__ __forceinline__ void widen2(half_t, uint32_t v, float& lo, float& hi) {
-    lo = cvt_f32_f16(static_cast<uint16_t>(v & 0xffffu));
-    hi = cvt_f32_f16(static_cast<uint16_t>(v >> 16));
+// Two 16-bit floats of type T packed in a b32 (element 2i in the low half), widened to fp32 by
+// sm80::to_float.
+template <typename T>
+__device__ __forceinline__ void widen2(uint32_t v, float& lo, float& hi) {
+    lo = sm80::to_float(T{static_cast<uint16_t>(v & 0xffffu)});
+    hi = sm80::to_float(T{static_cast<uint16_t>(v >> 16)});
 }
 
 // sum += the dot product of two 16-byte vectors of 8 elements of T, in fp32.
@@ -30,7 +28,7 @@ __device__ __forceinline__ void dot8(float& sum, const uint4& w, const float (&x
 #pragma unroll
     for (int i = 0; i < 4; ++i) {
         float lo, hi;
-        widen2(T{}, words[i], lo, hi);
+        widen2<T>(words[i], lo, hi);
         sum = fmaf(lo, x[2 * i], sum);
         sum = fmaf(hi, x[2 * i + 1], sum);
     }
@@ -40,7 +38,7 @@ template <typename T>
 __device__ __forceinline__ void widen8(const uint4& v, float (&f)[8]) {
     const uint32_t words[4] = {v.x, v.y, v.z, v.w};
 #pragma unroll
-    for (int i = 0; i < 4; ++i) widen2(T{}, words[i], f[2 * i], f[2 * i + 1]);
+    for (int i = 0; i < 4; ++i) widen2<T>(words[i], f[2 * i], f[2 * i + 1]);
 }
 
 // The body: block b of the grid's G takes rows b + G j of W, ROWS a pass, its threads a row's
