@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Host time per warpgemm.matmul call on tiny problems, against torch.matmul, and where it goes:
-64^3 (the mma.sync and small-M paths) and, on sm_90, 128 x 256 x 256 in the nn.Linear layout (the
-Hopper path, whose tensor maps are made per call).
+64^3 (the mma.sync and small-M paths), one token through a 2048 x 2048 weight in the nn.Linear
+layout (the decode path: small enough that the GPU keeps up with the host) and, on sm_90, 128 x
+256 x 256 in the nn.Linear layout (the Hopper path, whose tensor maps are made per call).
 
     python scripts/host_overhead.py [--repeats 7] [--calls 1000] [--profile] [--breakdown]
 
@@ -20,6 +21,7 @@ from __future__ import annotations
 import argparse
 import cProfile
 import pstats
+import re
 import statistics
 import time
 
@@ -108,6 +110,9 @@ def main() -> None:
         "warpgemm.matmul bf16 (auto)": lambda: warpgemm.matmul(ah, bh),
         "torch.matmul fp32": lambda: torch.matmul(a, b),
     }
+    t, wt = torch.randn(1, 2048, device="cuda").bfloat16(), torch.randn(2048, 2048, device="cuda").bfloat16()
+    cases["warpgemm.matmul bf16 1x2048x2048 (decode)"] = lambda: warpgemm.matmul(t, wt.t())
+    cases["torch.matmul bf16 1x2048x2048"] = lambda: torch.matmul(t, wt.t())
     hopper = torch.cuda.get_device_capability() == (9, 0)
     x, w = torch.randn(128, 256, device="cuda").bfloat16(), torch.randn(256, 256, device="cuda").bfloat16()
     if hopper:
@@ -118,8 +123,10 @@ def main() -> None:
         for name, fn in cases.items():
             times[name].append(per_call_us(fn, args.calls))
     for name, ts in times.items():
-        print(f"host time per call, {'' if '128x' in name else '64^3, '}{name:<44} min {min(ts):7.1f} us  median {statistics.median(ts):7.1f} us")
-    pairs = {"64^3 bf16": (lambda: warpgemm.matmul(ah, bh), lambda: torch.matmul(ah, bh))}
+        shape = "" if re.search(r"\d+x\d+x\d+", name) else "64^3, "
+        print(f"host time per call, {shape}{name:<44} min {min(ts):7.1f} us  median {statistics.median(ts):7.1f} us")
+    pairs = {"64^3 bf16": (lambda: warpgemm.matmul(ah, bh), lambda: torch.matmul(ah, bh)),
+             "1x2048x2048 bf16": (lambda: warpgemm.matmul(t, wt.t()), lambda: torch.matmul(t, wt.t()))}
     if hopper:
         pairs["128x256x256 bf16"] = (lambda: warpgemm.matmul(x, w.t()), lambda: torch.matmul(x, w.t()))
     for name, (ours, theirs) in pairs.items():
@@ -129,6 +136,7 @@ def main() -> None:
               f"{len(r)} pairs of {args.block} calls)")
     if args.breakdown:
         breakdown("64^3 bf16 (auto)", ah, bh)
+        breakdown("1x2048x2048 bf16 (decode)", t, wt.t())
         if hopper:
             breakdown("128x256x256 bf16 (hopper)", x, w.t())
     if args.profile:
