@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""The row sweep (decode/03) on ragged shapes and block shapes, each checked against float64:
-a short run for compute-sanitizer (memcheck, racecheck), as scripts/gpu_check.sh's decode step
-runs it.
+"""The row sweeps (decode/03 in fp32 FMA, decode/04 on the tensor cores) on ragged shapes and
+block shapes, each checked against float64: a short run for compute-sanitizer (memcheck,
+racecheck), as scripts/gpu_check.sh's decode step runs it.
 
     compute-sanitizer --tool memcheck --error-exitcode 9 python scripts/decode_smoke.py
 """
@@ -17,25 +17,31 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 
 import warpgemm  # noqa: E402
 
-CASES = [  # (M, N, K, params): a partial last vector, several passes, 256 and 1024 threads, 8 tokens
-    (1, 4096, 4096, {}), (3, 1000, 4099, {}), (1, 14336, 1000, {"ROWS": 8}), (8, 33, 31, {}),
-    (2, 5000, 2048, {"THREADS": 256, "ROWS": 2, "UNROLL": 2}), (1, 7, 100003, {"THREADS": 1024, "BLOCKS": 1}),
+CASES = [  # (kernel, M, N, K, params): a partial last vector, several passes, block shapes, 8 and 16 tokens
+    ("decode/03_row_sweep", 1, 4096, 4096, {}), ("decode/03_row_sweep", 3, 1000, 4099, {}),
+    ("decode/03_row_sweep", 1, 14336, 1000, {"ROWS": 8}), ("decode/03_row_sweep", 8, 33, 31, {}),
+    ("decode/03_row_sweep", 2, 5000, 2048, {"THREADS": 256, "ROWS": 2, "UNROLL": 2}),
+    ("decode/03_row_sweep", 1, 7, 100003, {"THREADS": 1024, "BLOCKS": 1}),
+    ("decode/04_row_sweep_mma", 4, 4096, 4096, {}), ("decode/04_row_sweep_mma", 7, 1000, 4099, {}),
+    ("decode/04_row_sweep_mma", 16, 3000, 1000, {}), ("decode/04_row_sweep_mma", 8, 2000, 8192, {}),
+    ("decode/04_row_sweep_mma", 2, 5000, 2048, {"THREADS": 256, "KSTEPS": 1, "STAGES": 6}),
+    ("decode/04_row_sweep_mma", 12, 33, 31, {"THREADS": 128, "STAGES": 2}),
 ]
 
 
 def main() -> int:
     gen = torch.Generator(device="cuda").manual_seed(0)
-    for m, n, k, params in CASES:
+    for kernel, m, n, k, params in CASES:
         x = torch.randn(m, k, device="cuda", generator=gen).to(torch.bfloat16)
         w = torch.randn(n, k, device="cuda", generator=gen).to(torch.bfloat16)
         bias = torch.randn(n, device="cuda", generator=gen).to(torch.bfloat16)
-        out = warpgemm.matmul(x, w.t(), kernel="decode/03_row_sweep", bias=bias, out_dtype=torch.float32, **params)
+        out = warpgemm.matmul(x, w.t(), kernel=kernel, bias=bias, out_dtype=torch.float32, **params)
         ref = x.double() @ w.double().t() + bias.double()
         err = float((out.double() - ref).norm() / ref.norm())
         if not err < 1e-5:
-            print(f"decode/03_row_sweep {m}x{n}x{k} {params}: relative error {err:.2e}")
+            print(f"{kernel} {m}x{n}x{k} {params}: relative error {err:.2e}")
             return 1
-        print(f"ok {m}x{n}x{k} {params}: relative error {err:.1e}")
+        print(f"ok {kernel} {m}x{n}x{k} {params}: relative error {err:.1e}")
     return 0
 
 

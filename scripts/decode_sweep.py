@@ -65,7 +65,8 @@ def main() -> int:
     from warpgemm.tuning.search import precompile
     from warpgemm.tuning.table import Problem
 
-    variants = {tuple(sorted(shaped(p, m, 4096, 4096).items())) for p in cands for m in args.ms}
+    shapes = [tuple(int(x) for x in nk.split("x")) for nk in args.nk]
+    variants = {tuple(sorted(shaped(p, m, n, k).items())) for p in cands for m in args.ms for n, k in shapes}
     precompile(spec, [dict(v) for v in variants if spec.valid(dict(v))],
                Problem(1, 1, 1, "bfloat16", "bfloat16", "row", "col"), current_arch())
     l2 = torch.cuda.get_device_properties(0).L2_cache_size
@@ -89,7 +90,9 @@ def main() -> int:
                 runners[("cuBLAS", r)] = lambda i, w=_copies(ws): torch.matmul(xs[i], w[i].t())
                 runners[("auto", r)] = lambda i, w=_copies(ws): warpgemm.matmul(xs[i], w[i].t(), out=out)
             for p in cands:
-                if not spec.valid(shaped(p, m, n, k)):
+                q = shaped(p, m, n, k)
+                if (not spec.valid(q) or (spec.max_m is not None and m > spec.max_m(q))
+                        or (spec.max_k is not None and k > spec.max_k(q))):
                     continue
                 label = ",".join(f"{k_}={v}" for k_, v in p.items())
                 for r in range(reps):

@@ -16,6 +16,7 @@ pytestmark = pytest.mark.gpu
 KERNEL = "decode/01_swap_ab_splitk"
 WGMMA = "decode/02_swap_ab_wgmma"
 SWEEP = "decode/03_row_sweep"
+SWEEP_MMA = "decode/04_row_sweep_mma"
 
 
 def _on_hopper() -> bool:
@@ -41,12 +42,13 @@ def _rel(out: torch.Tensor, ref: torch.Tensor) -> float:
     return float(torch.linalg.vector_norm(out.double() - ref) / torch.linalg.vector_norm(ref).clamp_min(1e-30))
 
 
-@pytest.mark.parametrize("kernel,m", [(KERNEL, m) for m in MS] + [(SWEEP, m) for m in (1, 2, 3, 4, 5, 8)])
+@pytest.mark.parametrize("kernel,m", [(KERNEL, m) for m in MS] + [(SWEEP, m) for m in (1, 2, 3, 4, 5, 8)]
+                         + [(SWEEP_MMA, m) for m in (1, 2, 7, 8, 9, 16)])
 @pytest.mark.parametrize("n,k", NKS)
 @pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16])
 def test_small_m_is_correct_for_any_n_and_k(kernel, m, n, k, dtype):
     # Rung 03 (the row sweep) holds up to 8 tokens; a row's last partial vector is read element by
-    # element.
+    # element. Rung 04 (the sweep on the tensor cores) holds up to 16 and zero-fills past K.
     x, w = _linear_operands(m, n, k, dtype)
     out = torch.full((m, n), float("nan"), device="cuda", dtype=dtype)
     warpgemm.matmul(x, w.t(), kernel=kernel, out=out)
@@ -143,6 +145,72 @@ def test_the_row_sweep_fills_the_gpu_by_occupancy():
     assert slots == 4 * sm_count(torch.cuda.current_device())  # 512 threads of 32 registers: 4 a SM
     assert inst.grid(1, 4096, 4096, slots) == (512, 1, 1)  # 4096 rows in passes of 8: 512 blocks
     assert inst.grid(1, 100000, 4096, slots) == (slots, 1, 1)
+
+
+# -- rung 04: the row sweep on the tensor cores ------------------------------------------------------
+
+# (parameters, shapes): every block shape and depth on several passes (14336 rows), a partial last
+# chunk and an odd K (4099, 7), rows fewer than a pass (33, 1), and two k-steps a row (K > 8 x THREADS).
+SWEEP_MMA_CASES = [
+    ({}, [(2, 4096, 4096), (16, 14336, 1000), (7, 33, 4099), (9, 33, 4093), (1, 1, 7), (8, 5000, 8192), (5, 3000, 6000)]),
+    ({"THREADS": 256, "KSTEPS": 2, "STAGES": 6}, [(4, 14336, 4096), (3, 100, 4093), (8, 17, 2050)]),
+    ({"THREADS": 512, "KSTEPS": 2, "STAGES": 2}, [(8, 14336, 8192), (2, 333, 5001)]),
+    ({"TOKENS": 16, "THREADS": 128, "STAGES": 4}, [(16, 5000, 1024), (11, 77, 1000), (1, 4096, 9)]),
+    ({"THREADS": 128, "KSTEPS": 1, "STAGES": 3}, [(8, 4096, 1024), (6, 300, 777)]),
+]
+
+
+@pytest.mark.parametrize("params,m,n,k", [(p, *shape) for p, shapes in SWEEP_MMA_CASES for shape in shapes])
+def test_the_row_sweep_on_the_tensor_cores_is_correct_with_any_block_shape_and_depth(params, m, n, k):
+    x, w = _linear_operands(m, n, k, torch.bfloat16)
+    bias = torch.randn(n, device="cuda").to(torch.bfloat16)
+    out = torch.full((m, n), float("nan"), device="cuda", dtype=torch.float32)
+    warpgemm.matmul(x, w.t(), kernel=SWEEP_MMA, out=out, out_dtype=torch.float32, bias=bias, **params)
+    assert _rel(out, x.double() @ w.double().t() + bias.double()) < 1e-5
+
+
+@pytest.mark.parametrize("out_dtype", [None, torch.float32])
+@pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16])
+def test_the_row_sweep_on_the_tensor_cores_adds_the_bias_in_fp32_before_the_one_rounding(dtype, out_dtype):
+    x, w = _linear_operands(12, 3000, 1536, dtype)
+    bias = torch.randn(3000, device="cuda").to(dtype)
+    out = torch.full((12, 3000), float("nan"), device="cuda", dtype=out_dtype or dtype)
+    warpgemm.matmul(x, w.t(), kernel=SWEEP_MMA, bias=bias, out_dtype=out_dtype, out=out)
+    ref = x.double() @ w.double().t() + bias.double()
+    assert _rel(out, ref) < (1e-5 if out_dtype is torch.float32 else TOL[dtype])
+
+
+def test_the_row_sweep_on_the_tensor_cores_gives_the_same_bits_on_every_run_and_names_its_limits():
+    x, w = _linear_operands(6, 4096, 4096, torch.bfloat16)
+    first = warpgemm.matmul(x, w.t(), kernel=SWEEP_MMA)
+    for _ in range(3):
+        assert torch.equal(warpgemm.matmul(x, w.t(), kernel=SWEEP_MMA), first)
+    x, w = _linear_operands(17, 64, 64, torch.bfloat16)
+    with pytest.raises(ValueError, match="computes at most M = 16 rows"):
+        warpgemm.matmul(x, w.t(), kernel=SWEEP_MMA)
+    x, w = _linear_operands(4, 64, 8200, torch.bfloat16)  # two k-steps of 512 threads: K <= 8192
+    with pytest.raises(ValueError, match="computes at most K = 8192"):
+        warpgemm.matmul(x, w.t(), kernel=SWEEP_MMA)
+    x, w = _linear_operands(12, 64, 4104, torch.bfloat16)  # 16 tokens: one k-step, K <= 4096
+    with pytest.raises(ValueError, match="computes at most K = 4096"):
+        warpgemm.matmul(x, w.t(), kernel=SWEEP_MMA)
+
+
+def test_the_row_sweep_on_the_tensor_cores_fills_the_gpu_by_occupancy():
+    from warpgemm import catalog
+    from warpgemm.runtime import compile_kernel
+    from warpgemm.runtime.device import sm_count
+    from warpgemm.runtime.launch import blocks_that_fit
+
+    spec = catalog.get(SWEEP_MMA)
+    sms = sm_count(torch.cuda.current_device())
+    for threads, per_sm in ((512, 1), (256, 2)):  # 16 warps' rings of 3 x 4 KB: 200 KB; 8 warps': 100 KB
+        inst = spec.instance("row", "col", "bfloat16", "bfloat16", spec.resolve({"THREADS": threads}))
+        kernel = compile_kernel(inst.source, inst.name_expression)
+        slots = blocks_that_fit(kernel, inst.block, inst.smem_bytes, torch.cuda.current_device())
+        assert slots == per_sm * sms
+        assert inst.grid(1, 100000, 4096, slots) == (slots, 1, 1)
+    assert inst.grid(1, 80, 4096, slots) == (10, 1, 1)  # 80 rows in passes of 8: 10 blocks
 
 
 @pytest.mark.parametrize("ksplit,stagger", [(1, 1), (4, 1), (1, 8)])

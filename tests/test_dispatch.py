@@ -85,9 +85,10 @@ def test_the_h200_has_decode_rules_of_its_own(m, n, k, kernel, params):
     (16, 8192, 16384, {"ROW_GROUPS": 4, "WARPS": 16, "UNROLL": 1, "L2_256B": 1}),
     (16, 6144, 6000, {"ROW_GROUPS": 1, "WARPS": 16, "UNROLL": 2, "L2_256B": 1}),
     # docs/results/decode_sweep_k2048_h100.json: a wide weight of short rows (an MLP's gate and up
-    # projections at hidden size 2048), with the 256-byte L2 fetch
-    (2, 8192, 2048, {"ROW_GROUPS": 1, "WARPS": 8, "UNROLL": 2, "L2_256B": 1, "STAGGER": 8}),
-    (8, 10240, 2048, {"ROW_GROUPS": 1, "WARPS": 8, "UNROLL": 2, "L2_256B": 1, "STAGGER": 8}),
+    # projections at hidden size 2048), with the 256-byte L2 fetch; at K = 1025-2048 and 2-16 rows
+    # rung 04 has taken over (below)
+    (1, 8192, 2047, {"ROW_GROUPS": 1, "WARPS": 8, "UNROLL": 2, "L2_256B": 1, "STAGGER": 8}),
+    (8, 10240, 1024, {"ROW_GROUPS": 1, "WARPS": 8, "UNROLL": 2, "L2_256B": 1, "STAGGER": 8}),
 ])
 def test_the_h100_decode_rules_give_the_measured_choice(m, n, k, params):
     rule = dispatch.choose(90, "bfloat16", m, n, k, layouts=("row", "col"), device="NVIDIA H100 80GB HBM3")
@@ -142,7 +143,20 @@ def test_a_weight_of_at_most_4224_rows_is_not_split_over_k_on_an_h100(m, n, k, s
     assert rule.params == {"BM": 64, "BK": 128, "STAGES": stages, "IN_FLIGHT": 1, "SPLITS": 1}
 
 
-@pytest.mark.parametrize("m,n,k", [(2, 4096, 4096), (8, 3072, 4096), (16, 4096, 4096), (9, 4224, 2049)])
+@pytest.mark.parametrize("m,n,k", [(2, 8192, 2048), (8, 10240, 2048), (5, 12287, 1025)])
+def test_2_to_8_rows_of_a_wide_weight_of_short_rows_take_the_sweep_on_the_tensor_cores_on_an_h100(m, n, k):
+    # docs/results/decode_rowsweep_mma_ab_h100.json: 2-7% ahead of rung 01 at 8192 x 2048, behind at 16 rows
+    rule = dispatch.choose(90, "bfloat16", m, n, k, layouts=("row", "col"), device="NVIDIA H100 80GB HBM3")
+    assert rule.kernel == "decode/04_row_sweep_mma"
+    assert rule.params == {"THREADS": 256, "KSTEPS": 1, "STAGES": 3}
+    for m, n, k in ((1, 8192, 2048), (9, 8192, 2048), (16, 10240, 1536), (17, 8192, 2048), (4, 8192, 1024), (4, 7168, 2048), (4, 12288, 2048)):
+        other = dispatch.choose(90, "bfloat16", m, n, k, layouts=("row", "col"), device="NVIDIA H100 80GB HBM3")
+        assert other.kernel != "decode/04_row_sweep_mma", (m, n, k)
+    two = dispatch.choose(90, "bfloat16", 2, 4096, 4096, layouts=("row", "col"), device="NVIDIA H100 80GB HBM3")
+    assert (two.kernel, two.params) == ("decode/04_row_sweep_mma", {"THREADS": 512, "KSTEPS": 1, "STAGES": 3})
+
+
+@pytest.mark.parametrize("m,n,k", [(3, 4096, 4096), (8, 3072, 4096), (16, 4096, 4096), (9, 4224, 2049)])
 def test_few_rows_of_a_4096_square_weight_keep_one_k_chunk_in_flight_a_warp_on_an_h100(m, n, k):
     # docs/results/decode_segs_h100.json: UNROLL = 1 read 4 and 16 x 4096 x 4096 2-3% faster than
     # UNROLL = 2 (4 rows) and rung 02 unsplit (16 rows); not at 1 row, nor at 6144 rows.

@@ -126,7 +126,7 @@ def _check_bias(bias: Any, n: int, a: torch.Tensor) -> None:
 def _fit_params(spec: KernelSpec, p: dict[str, int], explicit: Mapping[str, int], m: int, n: int,
                 k: int) -> dict[str, int]:
     """``p`` with the parameters that follow from the shape (those not in ``explicit``: the
-    caller's, or the dispatch rule's), checked against the largest M the kernel computes."""
+    caller's, or the dispatch rule's), checked against the largest M and K the kernel computes."""
     if spec.shape_params is not None:
         for key, value in spec.shape_params(m, n, k).items():
             if key not in explicit:
@@ -134,6 +134,9 @@ def _fit_params(spec: KernelSpec, p: dict[str, int], explicit: Mapping[str, int]
     if spec.max_m is not None and m > spec.max_m(p):
         raise ValueError(f"warpgemm.matmul: {spec.name} computes at most M = {spec.max_m(p)} rows with "
                          f"{', '.join(f'{key}={v}' for key, v in p.items())}; got M = {m}")
+    if spec.max_k is not None and k > spec.max_k(p):
+        raise ValueError(f"warpgemm.matmul: {spec.name} computes at most K = {spec.max_k(p)} with "
+                         f"{', '.join(f'{key}={v}' for key, v in p.items())}; got K = {k}")
     return p
 
 
@@ -260,7 +263,7 @@ def _matmul(a: torch.Tensor, b: torch.Tensor, bias: torch.Tensor | None, out_dty
         if out is not None:
             _check_out(out, (m, n), out_type, device)
         p = table.choose(spec, _problem(m, n, k, in_name, out_name, la, lb), params, rule_params)
-        if spec.shape_params is not None or spec.max_m is not None:
+        if spec.shape_params is not None or spec.max_m is not None or spec.max_k is not None:
             # What the caller or, without one, the dispatch rule names is kept; the shape fills the rest.
             p = _fit_params(spec, p, params or (rule_params or {}), m, n, k)
         if not spec.runs_on(capability):

@@ -112,6 +112,22 @@ RULES: tuple[Rule, ...] = (
       for dt in ("bfloat16", "float16")
       for n, k, p in (((0, INF), (4096, INF), {"THREADS": 512, "ROWS": 4, "UNROLL": 4, "L2_256B": 0}),
                       ((0, 16383), (2048, 4095), {"THREADS": 256, "ROWS": 2, "UNROLL": 2, "L2_256B": 0, "BLOCKS": 8}))),
+    # fp16 / bf16 with 2..8 rows on Hopper (the H100; the H200 has its own above): rung 04, the
+    # sweep on the tensor cores, where a sweep on an H100 put it ahead of every other choice
+    # (scripts/decode_sweep.py, docs/results/decode_sweep_rowsweep_mma_h100.json; auto as the rules
+    # before ran it, us): at 8192 x 2048, 13.33 / 13.32 / 13.93 against 14.42 / 14.27 / 14.29 at 2 /
+    # 4 / 8 tokens with 3 stages; at 4096 x 4096 and 2 tokens, 13.16 against 13.64. Then against
+    # rung 01 as it ran there, two placements each (decode_rowsweep_mma_ab_h100.json): 13.24 /
+    # 13.29 / 13.97 against 14.20 / 14.26 / 14.29 us. Not at 16 tokens (15.14 against 14.85 us in
+    # that run), nor at 4-16 tokens of 4096 x 4096 or 2048 x 2048: every block reads all the tokens'
+    # fragments at its start (docs/decode.md, "Rung 04").
+    *(Rule("decode/04_row_sweep_mma", dt, capability=(90, 90), layouts=_LINEAR, m=m, n=n, k=k, params=p,
+           note="measured on an H100 by scripts/decode_sweep.py")
+      for dt in ("bfloat16", "float16")
+      for m, n, k, p in (
+          ((2, 8), (8192, 12287), (1025, 2048), {"THREADS": 256, "KSTEPS": 1, "STAGES": 3}),
+          ((2, 2), (2049, 4224), (2049, 4096), {"THREADS": 512, "KSTEPS": 1, "STAGES": 3}),
+      )),
     # fp16 / bf16 with 2..16 rows of a weight of 2049-4224 rows and K 2049-4096 on Hopper (the H100;
     # the H200 has its own above): rung 01 with one k chunk of W in flight a warp (UNROLL = 1),
     # staggered, with the 256-byte L2 fetch. In three of four sweeps on an H100, two placements a

@@ -80,6 +80,29 @@ def _sweep_shape(m: int, n: int, k: int) -> dict[str, int]:
     return {"TOKENS": tokens, "BLOCKS": {1: 2, 2: 2, 4: 1, 8: 1}[tokens]}
 
 
+def _sweep_mma_smem(p: Mapping[str, int]) -> int:
+    """Rung 04: each warp's ring of STAGES slots of 8 rows x 256 elements, and the block's
+    partial sums, two buffers of (TOKENS, 8) floats a warp."""
+    return p["THREADS"] // 32 * (p["STAGES"] * 4096 + 2 * p["TOKENS"] * 8 * 4)
+
+
+def _valid_sweep_mma(p: Mapping[str, int]) -> bool:
+    """Rung 04's static_asserts."""
+    return (p["TOKENS"] in (8, 16) and p["THREADS"] % 32 == 0 and 8 * p["TOKENS"] <= p["THREADS"] <= 512
+            and p["KSTEPS"] >= 1 and p["KSTEPS"] * p["TOKENS"] <= 16 and p["STAGES"] >= 2
+            and _sweep_mma_smem(p) <= 227 * 1024)
+
+
+def _sweep_mma_shape(m: int, n: int, k: int) -> dict[str, int]:
+    """Rung 04's TOKENS (8, or 16 past 8 tokens), and the fewest threads (a multiple of 32, 128 to
+    512) and k-steps that cover a row in 16-byte chunks: one k-step up to K = 4096, two up to 8192
+    for at most 8 tokens (the registers hold the tokens' fragments of one k-step of 16 tokens)."""
+    chunks = cdiv(max(k, 1), 8)
+    ksteps = 1 if chunks <= 512 or m > 8 else 2
+    threads = min(512, max(128, 32 * cdiv(cdiv(chunks, ksteps), 32)))
+    return {"TOKENS": 8 if m <= 8 else 16, "THREADS": threads, "KSTEPS": ksteps}
+
+
 def _valid_wgmma(p: Mapping[str, int]) -> bool:
     """Rung 02's static_asserts (and the hopper mainloop's)."""
     return (p["BM"] in (64, 128) and p["BN"] in (32, 64) and p["BK"] in (64, 128) and 2 <= p["STAGES"] <= 8
@@ -133,4 +156,13 @@ DECODE: tuple[KernelSpec, ...] = (
        tuning={"THREADS": (256, 512, 1024), "ROWS": (4, 8, 16), "UNROLL": (2, 4, 8), "L2_256B": (0, 1),
                "BLOCKS": (1, 2, 4)},
        valid=_valid_sweep, abi=gemm_bias_args, fused_bias=True, dependent_launch=True),
+    _f(4, "rung 03's sweep for up to 16 tokens on the tensor cores: rows staged by cp.async, ldmatrix, mma",
+       "row_sweep_mma", "decode_row_sweep_mma",
+       params={"TOKENS": 8, "THREADS": 512, "KSTEPS": 1, "STAGES": 3},
+       constraints=(_VEC8, "M <= 16 (TOKENS)", "K <= 8 * THREADS * KSTEPS (8192)"),
+       threads=lambda p: p["THREADS"], tile=lambda p: (p["TOKENS"], 8), persistent=True, fills_sms=True,
+       smem_bytes=_sweep_mma_smem, shape_params=_sweep_mma_shape,
+       max_m=lambda p: p["TOKENS"], max_k=lambda p: 8 * p["THREADS"] * p["KSTEPS"],
+       tuning={"THREADS": (256, 512), "KSTEPS": (1, 2), "STAGES": (2, 3, 4, 6)},
+       valid=_valid_sweep_mma, abi=gemm_bias_args, fused_bias=True, dependent_launch=True),
 )

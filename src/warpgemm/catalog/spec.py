@@ -189,6 +189,8 @@ class KernelSpec:
     small-M kernel holds; explicit parameters override them."""
     max_m: Callable[[Params], int] | None = None
     """The largest M the kernel computes with these parameters (None: any)."""
+    max_k: Callable[[Params], int] | None = None
+    """The largest K the kernel computes with these parameters (None: any)."""
     workspace: Callable[[int, int, int, Params, int], int] | None = None
     """Bytes of scratch device memory a launch needs for an (M, N, K) problem on a device where
     ``slots`` blocks run at once (None: none); the ``abi`` gets it as ``workspace.scratch``."""

@@ -30,8 +30,12 @@ namespace wg {
 // valid-looking (e.g. the base).
 struct SM80_CP_ASYNC_CACHEGLOBAL_ZFILL {
     static __device__ __forceinline__ void copy(void* smem_dst, const void* gmem_src, int src_bytes = 16) {
+        copy_to(smem_u32(smem_dst), gmem_src, src_bytes);
+    }
+    // The same to a 32-bit shared address.
+    static __device__ __forceinline__ void copy_to(uint32_t smem_dst, const void* gmem_src, int src_bytes = 16) {
         asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n"
-                     :: "r"(smem_u32(smem_dst)), "l"(gmem_src), "r"(src_bytes) : "memory");
+                     :: "r"(smem_dst), "l"(gmem_src), "r"(src_bytes) : "memory");
     }
 };
 
