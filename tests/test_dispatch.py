@@ -89,6 +89,10 @@ def test_the_h200_has_decode_rules_of_its_own(m, n, k, kernel, params):
     # rung 04 has taken over (below)
     (1, 8192, 2047, {"ROW_GROUPS": 1, "WARPS": 8, "UNROLL": 2, "L2_256B": 1, "STAGGER": 8}),
     (8, 10240, 1024, {"ROW_GROUPS": 1, "WARPS": 8, "UNROLL": 2, "L2_256B": 1, "STAGGER": 8}),
+    # docs/results/decode_sweep_16_k2048_h100.json: 9-16 rows there, both too (1.00x-1.05x cuBLAS
+    # against 0.80x-0.99x without)
+    (16, 8192, 2048, {"ROW_GROUPS": 1, "WARPS": 8, "UNROLL": 2, "L2_256B": 1, "STAGGER": 8}),
+    (9, 10240, 2048, {"ROW_GROUPS": 1, "WARPS": 8, "UNROLL": 2, "L2_256B": 1, "STAGGER": 8}),
 ])
 def test_the_h100_decode_rules_give_the_measured_choice(m, n, k, params):
     rule = dispatch.choose(90, "bfloat16", m, n, k, layouts=("row", "col"), device="NVIDIA H100 80GB HBM3")

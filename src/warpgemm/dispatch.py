@@ -199,7 +199,10 @@ RULES: tuple[Rule, ...] = (
     # 8192-12287 x <= 2048 (a Llama MLP's gate and up projections at hidden size 2048), the 256-byte
     # L2 fetch too: on three placements a candidate, 14.1-14.4 us against 14.6-14.9 us without at
     # 8192 x 2048 and 16.6-16.7 against 17.2-17.4 at 10240 x 2048, where cuBLAS took 14.4-14.5 and
-    # 17.5-17.7 (docs/results/decode_sweep_k2048_h100.json).
+    # 17.5-17.7 (docs/results/decode_sweep_k2048_h100.json). For 9-16 rows there, the same two
+    # (docs/results/decode_sweep_16_k2048_h100.json, two placements a candidate): 13.89 / 14.34 us
+    # at 9 / 16 x 8192 x 2048 and 16.55 / 16.98 at 10240 x 2048, 1.00x-1.05x cuBLAS, where the rule
+    # before (neither) ran 0.80x-0.99x, its speed hanging on where the weight lay.
     *(Rule("decode/01_swap_ab_splitk", dt, capability=(80, INF), layouts=_LINEAR, m=m, n=n, k=k, params=p,
            note="measured on an H100 by scripts/decode_sweep.py")
       for dt in ("bfloat16", "float16")
@@ -208,7 +211,7 @@ RULES: tuple[Rule, ...] = (
           ((9, 16), (12288, INF), (0, 4096), {"ROW_GROUPS": 4, "WARPS": 8, "UNROLL": 1, "L2_256B": 1}),
           ((9, 16), (8192, 12287), (2049, INF), {"ROW_GROUPS": 4, "WARPS": 16, "UNROLL": 1, "L2_256B": 1}),
           ((1, 8), (8192, 12287), (0, 2048), {"ROW_GROUPS": 1, "WARPS": 8, "UNROLL": 2, "L2_256B": 1, "STAGGER": 8}),
-          ((9, 16), (8192, 12287), (0, 2048), {"ROW_GROUPS": 1, "WARPS": 8, "UNROLL": 2}),
+          ((9, 16), (8192, 12287), (0, 2048), {"ROW_GROUPS": 1, "WARPS": 8, "UNROLL": 2, "L2_256B": 1, "STAGGER": 8}),
           ((1, 8), (0, 2048), (0, INF), {"ROW_GROUPS": 1, "WARPS": 16, "UNROLL": 4, "L2_256B": 1, "STAGGER": 8}),
           ((9, 16), (0, 2048), (0, INF), {"ROW_GROUPS": 1, "WARPS": 16, "UNROLL": 4, "L2_256B": 1}),
           ((1, 8), (0, INF), (0, INF), {"ROW_GROUPS": 1, "WARPS": 16, "UNROLL": 2, "L2_256B": 1, "STAGGER": 8}),
