@@ -120,12 +120,14 @@ RULES: tuple[Rule, ...] = (
     # rung 01 as it ran there, two placements each (decode_rowsweep_mma_ab_h100.json): 13.24 /
     # 13.29 / 13.97 against 14.20 / 14.26 / 14.29 us. Not at 16 tokens (15.14 against 14.85 us in
     # that run), nor at 4-16 tokens of 4096 x 4096 or 2048 x 2048: every block reads all the tokens'
-    # fragments at its start (docs/decode.md, "Rung 04").
+    # fragments at its start (docs/decode.md, "Rung 04"). At 6144 x 2048 too, two placements each
+    # (decode_sweep_rowsweep_mma_k2048_h100.json): 10.24 / 10.29 / 11.18 against 11.19 / 11.67 /
+    # 11.78 us at 2 / 4 / 8 tokens; level at 16384 x 2048, behind at 32000 and 1024 x 2048.
     *(Rule("decode/04_row_sweep_mma", dt, capability=(90, 90), layouts=_LINEAR, m=m, n=n, k=k, params=p,
            note="measured on an H100 by scripts/decode_sweep.py")
       for dt in ("bfloat16", "float16")
       for m, n, k, p in (
-          ((2, 8), (8192, 12287), (1025, 2048), {"THREADS": 256, "KSTEPS": 1, "STAGES": 3}),
+          ((2, 8), (6144, 12287), (1025, 2048), {"THREADS": 256, "KSTEPS": 1, "STAGES": 3}),
           ((2, 2), (2049, 4224), (2049, 4096), {"THREADS": 512, "KSTEPS": 1, "STAGES": 3}),
       )),
     # fp16 / bf16 with 2..16 rows of a weight of 2049-4224 rows and K 2049-4096 on Hopper (the H100;
