@@ -131,3 +131,28 @@ def test_unknown_names_and_families_raise_a_clear_error():
         catalog.get("sgemm/99_magic")
     with pytest.raises(KernelNotFoundError, match="no kernel family 'qgemm'"):
         warpgemm.kernels("qgemm")
+
+
+def test_the_row_sweep_on_the_tensor_cores_fits_its_block_to_k_and_names_its_limits():
+    from warpgemm.api import _fit_params
+
+    spec = catalog.get("decode/04_row_sweep_mma")
+
+    def fit(m, n, k, explicit=None):
+        return _fit_params(spec, dict(spec.resolve(explicit or {})), explicit or {}, m, n, k)
+
+    assert {key: fit(4, 4096, 4096)[key] for key in ("TOKENS", "THREADS", "KSTEPS")} == \
+        {"TOKENS": 8, "THREADS": 512, "KSTEPS": 1}  # a 16-byte chunk of a row a thread
+    assert {key: fit(2, 8192, 2048)[key] for key in ("THREADS", "KSTEPS")} == {"THREADS": 256, "KSTEPS": 1}
+    assert {key: fit(8, 100, 8192)[key] for key in ("THREADS", "KSTEPS")} == {"THREADS": 512, "KSTEPS": 2}
+    assert fit(12, 100, 1000)["TOKENS"] == 16 and fit(12, 100, 1000)["THREADS"] == 128
+    with pytest.raises(ValueError, match="computes at most K = 4096"):  # 16 tokens: one k-step
+        fit(12, 64, 4104)
+    with pytest.raises(ValueError, match="computes at most K = 8192"):
+        fit(4, 64, 8200)
+    with pytest.raises(ValueError, match="computes at most K = 2048"):  # the caller's THREADS
+        fit(4, 64, 4096, {"THREADS": 256})
+    with pytest.raises(ValueError, match="computes at most M = 16"):
+        fit(17, 64, 64)
+    assert not spec.valid(spec.resolve({"THREADS": 512, "STAGES": 4}))  # 16 rings of 16 KB: 256 KB
+    assert spec.valid(spec.resolve({"THREADS": 256, "STAGES": 6}))
