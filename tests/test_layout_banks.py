@@ -105,3 +105,27 @@ def test_sgemm_float4_reads_of_s_a_are_broadcasts():
     coords = [(3, 4 * (lane // 16)) for lane in range(32)]
     rep = vector_access_report(tile, coords, 4, 4)
     assert (rep.wavefronts, rep.ideal, rep.access) == (4, 4, "128-bit load")
+
+
+def _row_sweep_slot_offset(j: int, c: int) -> int:
+    """decode/04's slot_offset (sm80/row_sweep_mma.cuh): chunk c of row j at byte 512 j + 16 (c ^ j)."""
+    return 512 * j + 16 * (c ^ j)
+
+
+def test_the_row_sweep_slot_is_swizzle_335_and_conflict_free_for_its_copies_and_ldmatrix():
+    # decode/04 stages 8 rows x 256 elements of W a warp, (8, 256):(256, 1), and reads them with
+    # ldmatrix.x4 of 4 chunks of the 8 rows: the kernel's byte formula is Swizzle<3,3,5> on
+    # element offsets, under which both accesses are one wavefront a phase.
+    slot = smem_tile(8, 256, Swizzle(3, 3, 5))
+    for j in range(8):
+        for c in range(32):
+            assert 2 * slot((j, 8 * c)) == _row_sweep_slot_offset(j, c)
+    for j in range(8):  # a warp's cp.async of row j: lane l writes chunk l
+        rep = vector_access_report(slot, [(j, 8 * lane) for lane in range(32)], 8, 2, store=True)
+        assert rep.conflicts == 0
+    origins = [(0, 8 * i) for i in range(4)]
+    for q2 in range(8):  # ldmatrix.x4: chunks 4 q2 .. 4 q2 + 3 of rows 0..7
+        assert ldmatrix_report(slot, 4, origins=origins, col0=32 * q2).conflicts == 0
+    # The 128-byte swizzle reads the row from the 128-byte line index: rows 512 bytes apart collide.
+    assert ldmatrix_report(smem_tile(8, 256, Swizzle(3, 3, 3)), 4, origins=origins).conflicts > 0
+    assert ldmatrix_report(smem_tile(8, 256), 4, origins=origins).conflicts > 0

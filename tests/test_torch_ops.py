@@ -81,7 +81,9 @@ def test_compiled_fullgraph_with_dynamic_m_and_no_recompile():
 
 
 @gpu
-@pytest.mark.parametrize("m,n,k", [(8, 512, 256), (1, 2048, 2048)])  # on an H100, (1, 2048, 2048): the row sweep
+# on an H100, (1, 2048, 2048) runs the row sweep (decode/03), (4, 8192, 2048) the sweep on the
+# tensor cores (decode/04)
+@pytest.mark.parametrize("m,n,k", [(8, 512, 256), (1, 2048, 2048), (4, 8192, 2048)])
 def test_reduce_overhead_mode_replays_cuda_graphs(m, n, k):
     import torch._dynamo
 

@@ -1,6 +1,6 @@
 // warpgemm/kernels/common/util.cuh -- small compile-time and device utilities every kernel may use:
-// integer min/max, type tests, the block's dynamic shared memory, and a value the compiler
-// cannot see through. No arch-specific instructions (those are in arch/).
+// integer min/max, type tests, the block's dynamic shared memory, a row's partial last 16 bytes, and
+// a value the compiler cannot see through. No arch-specific instructions (those are in arch/).
 #pragma once
 
 #include "common/types.cuh"
@@ -38,6 +38,28 @@ struct StaggeredWalk {
         return p >= n ? p - n : p;
     }
 };
+
+// 16 bytes of elements of T (int8_t, half_t or bf16_t) from `row[0]` on, read element by element,
+// zero at and past element `count` (everywhere when !valid): the last, partial 16-byte chunk of a
+// row, which a vector load would read past. The decode kernels read their K tails this way.
+template <typename T>
+__device__ __forceinline__ uint4 load_partial_chunk(const T* row, int count, bool valid = true) {
+    constexpr int BITS = 8 * static_cast<int>(sizeof(T));
+    constexpr int PER_WORD = 32 / BITS;
+    constexpr int ELEMS = 16 / static_cast<int>(sizeof(T));
+    uint32_t w[4] = {0u, 0u, 0u, 0u};
+    if (valid) {
+#pragma unroll
+        for (int e = 0; e < ELEMS; ++e) {
+            if (e >= count) continue;
+            uint32_t bits;
+            if constexpr (sizeof(T) == 1) bits = static_cast<uint8_t>(row[e]);
+            else bits = row[e].bits;
+            w[e / PER_WORD] |= bits << (BITS * (e % PER_WORD));
+        }
+    }
+    return make_uint4(w[0], w[1], w[2], w[3]);
+}
 
 // x, as a value the compiler cannot see through (no code is emitted).
 __device__ __forceinline__ int opaque(int x) {

@@ -15,7 +15,7 @@
 //     16-byte chunk s THREADS + 32 w + l with cp.async, so a warp still reads 512 contiguous
 //     bytes a row and the block whole rows (K <= 8 THREADS KSTEPS);
 //   * a warp's 8 rows x 256 elements are one stage of a ring of STAGES slots of its own in shared
-//     memory ((8, 256):(256, 1) with Swizzle<3,4,3>: the copies and ldmatrix both conflict-free),
+//     memory ((8, 256):(256, 1) with Swizzle<3,3,5>: the copies and ldmatrix both conflict-free),
 //     so each warp keeps STAGES - 1 stages in flight without waiting for the others;
 //   * ldmatrix gives each lane rows g, k 2t..2t+1 and 2t+8..2t+9 of a 16-element step, which is
 //     the mma's B fragment; the tokens' A fragments for the warp's k range are loaded once, before

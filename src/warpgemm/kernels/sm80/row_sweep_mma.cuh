@@ -19,10 +19,12 @@ constexpr int CHUNK_BYTES = 16;     // a lane's cp.async: 8 elements of a row
 constexpr int ROW_BYTES = 32 * 16;  // a warp's share of a row in one k-step: 256 elements
 constexpr int SLOT_BYTES = ROWS * ROW_BYTES;  // one stage of a warp's ring: (8, 256):(256, 1) elements
 
-// Byte offset of 16-byte chunk `c` (0..31) of row `j` (0..7) in a slot: Swizzle<3,4,3> on
-// (8, 256):(256, 1) of 16-bit elements, i.e. chunk c stored at c ^ j. A warp's cp.async of one
-// row (32 chunks) fills 512 contiguous bytes, and ldmatrix's 8 row addresses of one chunk (rows
-// 0..7) land in 8 different 16-byte bank groups: both conflict-free.
+// Byte offset of 16-byte chunk `c` (0..31) of row `j` (0..7) in a slot: Swizzle<3,3,5> on the
+// element offsets of (8, 256):(256, 1) (the row's bits [8,11) into the chunk's [3,6)), i.e.
+// chunk c stored at c ^ j. A warp's cp.async of one row (32 chunks) fills 512 contiguous bytes,
+// and ldmatrix's 8 row addresses of one chunk (rows 0..7) land in 8 different 16-byte bank
+// groups: both conflict-free (tests/test_layout_banks.py). The 128-byte swizzle, Swizzle<3,3,3>,
+// would not do: it reads the row from the line index, and rows 512 bytes apart share it mod 2.
 __device__ __forceinline__ uint32_t slot_offset(int j, int c) {
     return static_cast<uint32_t>(j * ROW_BYTES + ((c ^ j) * CHUNK_BYTES));
 }
@@ -34,12 +36,7 @@ template <typename T>
 __device__ __forceinline__ uint4 token_chunk(const T* __restrict__ A, int lda, int M, int K, int m, int k0) {
     if (m >= M || k0 >= K) return make_uint4(0u, 0u, 0u, 0u);
     const T* p = A + static_cast<long long>(m) * lda + k0;
-    if (k0 + 8 <= K) return ld_global_nc_v4(p);
-    uint16_t e[8];
-#pragma unroll
-    for (int i = 0; i < 8; ++i) e[i] = k0 + i < K ? reinterpret_cast<const uint16_t*>(p)[i] : uint16_t{0};
-    return make_uint4(e[0] | (uint32_t{e[1]} << 16), e[2] | (uint32_t{e[3]} << 16), e[4] | (uint32_t{e[5]} << 16),
-                      e[6] | (uint32_t{e[7]} << 16));
+    return k0 + 8 <= K ? ld_global_nc_v4(p) : load_partial_chunk(p, K - k0);
 }
 
 // The body. Block b of the grid's G takes rows b + G j of W, 8 a pass (j = 8p .. 8p + 7 in pass

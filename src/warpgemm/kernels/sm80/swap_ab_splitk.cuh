@@ -91,25 +91,6 @@ struct GemvAtom {
         const uint32_t b1[2] = {x.z, x.w};
         Step::fma(acc, a1, b1);
     }
-
-    static __device__ __forceinline__ uint32_t bits(T v) {
-        if constexpr (INT8) return static_cast<uint8_t>(v);
-        else return v.bits;
-    }
-
-    // A lane's 16 bytes of a row from element `row[0]` on, zero at and past element `count` (or
-    // everywhere where !valid): the last, partial chunk, read element by element.
-    static __device__ __forceinline__ uint4 load_tail(const T* row, int count, bool valid) {
-        constexpr int BITS = 8 * static_cast<int>(sizeof(T));
-        constexpr int PER_WORD = 32 / BITS;
-        uint32_t w[4] = {0u, 0u, 0u, 0u};
-        if (valid) {
-#pragma unroll
-            for (int e = 0; e < ELEMS; ++e)
-                if (e < count) w[e / PER_WORD] |= bits(row[e]) << (BITS * (e % PER_WORD));
-        }
-        return make_uint4(w[0], w[1], w[2], w[3]);
-    }
 };
 
 template <typename Acc>
@@ -222,11 +203,11 @@ __device__ __forceinline__ void swap_ab_splitk(const T* __restrict__ A, const T*
         const int count = K - k0 - ELEMS * t;  // this lane's elements left in the row
 #pragma unroll
         for (int i = 0; i < TOKEN_TILES; ++i) {
-            const uint4 x = Atom::load_tail(x_row[i] + k0, count, x_ok[i]);
+            const uint4 x = load_partial_chunk(x_row[i] + k0, count, x_ok[i]);
 #pragma unroll
             for (int r = 0; r < ROW_GROUPS; ++r) {
-                const uint4 lo = Atom::load_tail(w_row[r][0] + k0, count, w_ok[r][0]);
-                const uint4 hi = Atom::load_tail(w_row[r][1] + k0, count, w_ok[r][1]);
+                const uint4 lo = load_partial_chunk(w_row[r][0] + k0, count, w_ok[r][0]);
+                const uint4 hi = load_partial_chunk(w_row[r][1] + k0, count, w_ok[r][1]);
                 Atom::chunk(acc[r][i], lo, hi, x);
             }
         }
