@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""The row sweeps (decode/03 in fp32 FMA, decode/04 on the tensor cores) on ragged shapes and
-block shapes, each checked against float64: a short run for compute-sanitizer (memcheck,
+"""The row sweeps (decode/03 in fp32 FMA, decode/04 on the tensor cores) and, on compute
+capability 9.0, decode/02 in clusters of two (the tokens multicast), on ragged shapes and block
+shapes, each checked against float64: a short run for compute-sanitizer (memcheck,
 racecheck), as scripts/gpu_check.sh's decode step runs it.
 
     compute-sanitizer --tool memcheck --error-exitcode 9 python scripts/decode_smoke.py
@@ -27,11 +28,16 @@ CASES = [  # (kernel, M, N, K, params): a partial last vector, several passes, b
     ("decode/04_row_sweep_mma", 2, 5000, 2048, {"THREADS": 256, "KSTEPS": 1, "STAGES": 6}),
     ("decode/04_row_sweep_mma", 12, 33, 31, {"THREADS": 128, "STAGES": 2}),
 ]
+HOPPER_CASES = [  # an odd count of W's tiles (the last cluster's second tile past N), stagger, 128-row tiles
+    ("decode/02_swap_ab_wgmma", 64, 4160, 1000, {"CLUSTER": 2, "BM": 64, "BK": 128, "STAGES": 4, "STAGGER": 8}),
+    ("decode/02_swap_ab_wgmma", 20, 1000, 4093, {"CLUSTER": 2, "BM": 128, "BK": 64, "STAGES": 4}),
+]
 
 
 def main() -> int:
     gen = torch.Generator(device="cuda").manual_seed(0)
-    for kernel, m, n, k, params in CASES:
+    hopper = torch.cuda.get_device_capability() == (9, 0)
+    for kernel, m, n, k, params in CASES + (HOPPER_CASES if hopper else []):
         x = torch.randn(m, k, device="cuda", generator=gen).to(torch.bfloat16)
         w = torch.randn(n, k, device="cuda", generator=gen).to(torch.bfloat16)
         bias = torch.randn(n, device="cuda", generator=gen).to(torch.bfloat16)

@@ -134,7 +134,7 @@ PY
         > "$OUT/cute_f16acc_$gpu.log" 2>&1; summary+=("cute_f16acc: exit $?"); tail -14 "$OUT/cute_f16acc_$gpu.log" ;;
     decode)
       # The small-M kernels: their tests (decode/02 under a timeout: a pipeline bug hangs), the
-      # row sweeps (decode/03, decode/04) under compute-sanitizer memcheck and racecheck, then
+      # row sweeps (decode/03, decode/04) and decode/02 in clusters under compute-sanitizer memcheck and racecheck, then
       # decode/02's parameters against cuBLAS and kernel="auto" at decode shapes
       # (scripts/decode_sweep.py), then the decode suite as docs/decode.md shows it.
       gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1 | grep -oE 'H[0-9]+' | tr 'A-Z' 'a-z')
@@ -145,7 +145,7 @@ PY
       for tool in $( [ "${SANITIZE:-1}" = 1 ] && echo memcheck racecheck); do
         timeout "${SANITIZER_TIMEOUT:-300}" compute-sanitizer --tool $tool --report-api-errors no --error-exitcode 9 \
           python3 scripts/decode_smoke.py > "$OUT/sanitizer_decode_$tool.log" 2>&1
-        summary+=("compute-sanitizer $tool (decode/03, decode/04): exit $? ($(grep -hE 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/sanitizer_decode_$tool.log" | tail -1))")
+        summary+=("compute-sanitizer $tool (decode/02 clusters, 03, 04): exit $? ($(grep -hE 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/sanitizer_decode_$tool.log" | tail -1))")
       done
       if [ -n "${DECODE_SPACE:-}" ]; then
         timeout "${SWEEP_TIMEOUT:-400}" python3 scripts/decode_sweep.py --kernel decode/02_swap_ab_wgmma \

@@ -156,3 +156,18 @@ def test_the_row_sweep_on_the_tensor_cores_fits_its_block_to_k_and_names_its_lim
         fit(17, 64, 64)
     assert not spec.valid(spec.resolve({"THREADS": 512, "STAGES": 4}))  # 16 rings of 16 KB: 256 KB
     assert spec.valid(spec.resolve({"THREADS": 256, "STAGES": 6}))
+
+
+def test_decode_02_in_clusters_pairs_horizontally_adjacent_tiles_and_does_not_split():
+    # decode/02's tiles are of C^T: a cluster's two blocks take two tiles of W's rows (C's columns)
+    # and share the tokens' box, half loaded by each.
+    spec = catalog.get("decode/02_swap_ab_wgmma")
+    inst = spec.instance("row", "col", "bfloat16", None, spec.resolve({"CLUSTER": 2, "BM": 64, "BK": 128, "STAGES": 4}))
+    assert inst.cluster == (2, 1, 1)
+    assert inst.grid(64, 8192, 8192, sms=132) == (128, 1, 1)    # 64 pairs of 64-row tiles
+    assert inst.grid(64, 8256, 8192, sms=132) == (130, 1, 1)    # 129 tiles: the last pair's second is past N
+    assert inst.grid(64, 14336, 4096, sms=132) == (132, 1, 1)   # 112 pairs on 66 clusters
+    assert inst.grid(16, 4096, 4096, sms=130) == (64, 1, 1)
+    assert inst.last_wave(64, 8192, 8192, 132) == (0, 1)
+    assert inst.workspace_bytes(64, 8192, 8192, 132) == 0
+    assert spec.valid(inst.params) and not spec.valid({**inst.params, "CLUSTER": 4})

@@ -109,3 +109,12 @@ def test_a_kernel_compiled_below_its_arch_is_refused_by_its_arch_header():
     inst = catalog.get("sgemm/08_tf32_mma").instance()
     with pytest.raises(CompileError, match="compile it for sm_80 or newer"):
         compile_kernel(inst.source, inst.name_expression, "sm_75")
+
+
+@pytest.mark.parametrize("b_layout", ["col", "row"])
+@pytest.mark.parametrize("stagger", [1, 8])
+def test_decode_02_in_clusters_of_two_compiles_without_spills_or_serialised_wgmma(b_layout, stagger):
+    k = warpgemm.compile("decode/02_swap_ab_wgmma", "sm_90a", a_layout="row", b_layout=b_layout, CLUSTER=2,
+                         BM=64, BK=128, STAGES=4, IN_FLIGHT=0, STAGGER=stagger)
+    assert k.spill_bytes == 0 and k.stack_bytes == 0, k.log
+    assert "C75" not in k.log, k.log

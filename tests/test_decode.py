@@ -330,7 +330,26 @@ def test_swap_ab_wgmma_staggered_walk_over_k_is_correct_in_both_b_layouts(m, n, 
 
 
 @needs_hopper
-@pytest.mark.parametrize("params", [{}, {"STAGGER": 8, "SPLITS": 1, "STAGES": 7, "BK": 128, "BM": 64}])
+@pytest.mark.parametrize("b_layout", ["col", "row"])
+@pytest.mark.parametrize("params", [{"BM": 64, "BK": 128, "STAGES": 4, "IN_FLIGHT": 0},
+                                    {"BM": 64, "BK": 128, "STAGES": 4, "IN_FLIGHT": 0, "STAGGER": 8},
+                                    {"BM": 128, "BK": 64, "STAGES": 6, "STAGGER": 3}])
+@pytest.mark.parametrize("m,n,k", [(64, 8192, 1000), (33, 4160, 4093), (17, 64, 129), (64, 1000, 8193),
+                                   (32, 129, 64), (1, 8, 8)])
+def test_swap_ab_wgmma_in_clusters_of_two_sharing_the_tokens_is_correct(m, n, k, params, b_layout):
+    # Clusters of two tiles of W, each block loading half of the tokens' box and multicasting it;
+    # an odd count of tiles leaves the last cluster's second tile past N.
+    x, w = _linear_operands(m, n, k, torch.bfloat16)
+    b = w.t() if b_layout == "col" else w.t().contiguous()
+    bias = torch.randn(n, device="cuda").to(torch.bfloat16)
+    out = torch.full((m, n), float("nan"), device="cuda", dtype=torch.float32)
+    warpgemm.matmul(x, b, kernel=WGMMA, out=out, out_dtype=torch.float32, bias=bias, CLUSTER=2, **params)
+    assert _rel(out, x.double() @ w.double().t() + bias.double()) < 1e-5
+
+
+@needs_hopper
+@pytest.mark.parametrize("params", [{}, {"STAGGER": 8, "SPLITS": 1, "STAGES": 7, "BK": 128, "BM": 64},
+                                    {"CLUSTER": 2, "STAGGER": 8, "STAGES": 4, "BK": 128, "BM": 64}])
 def test_swap_ab_wgmma_gives_the_same_bits_on_every_run(params):
     x, w = _linear_operands(48, 4096, 4096, torch.bfloat16)
     first = warpgemm.matmul(x, w.t(), kernel=WGMMA, **params)

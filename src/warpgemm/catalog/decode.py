@@ -58,7 +58,9 @@ def _swap_tma_args(inst, a, b, c, m, n, k, workspace=None, bias=None):
     p, dtype = inst.params, inst.in_dtype
     w_layout = ROW if b.layout == COL else COL  # the transpose of b
     map_w = tensor_map.operand_map(dtype, n, k, w_layout, b.ld, w_layout == ROW, p["BM"], p["BK"])
-    map_x = tensor_map.operand_map(dtype, k, m, COL, a.ld, True, p["BN"], p["BK"])
+    # In a cluster, each block loads a 1/cx band of the tokens' box and multicasts it.
+    cx = inst.cluster[0] if inst.cluster is not None else 1
+    map_x = tensor_map.operand_map(dtype, k, m, COL, a.ld, True, p["BN"] // cx, p["BK"])
     return (tensor_map.encode(map_w, b.tensor.data_ptr()), tensor_map.encode(map_x, a.tensor.data_ptr()), c,
             np.int32(m), np.int32(n), np.int32(k), np.int32(c.stride(0)), bias if bias is not None else NULL,
             *hopper.split_args(workspace))
@@ -107,7 +109,8 @@ def _valid_wgmma(p: Mapping[str, int]) -> bool:
     """Rung 02's static_asserts (and the hopper mainloop's)."""
     return (p["BM"] in (64, 128) and p["BN"] in (32, 64) and p["BK"] in (64, 128) and 2 <= p["STAGES"] <= 8
             and p["IN_FLIGHT"] in (0, 1) and p["IN_FLIGHT"] < p["STAGES"] and 0 <= p["SPLITS"] <= hopper.MAX_SPLITS
-            and p["STAGGER"] >= 1 and hopper.smem_bytes(p) <= 227 * 1024)
+            and p["STAGGER"] >= 1 and p["CLUSTER"] in (1, 2)
+            and hopper.smem_bytes(p) <= 227 * 1024)
 
 
 DECODE_FAMILY = Family(
@@ -137,11 +140,12 @@ DECODE: tuple[KernelSpec, ...] = (
           "tile's rows", "swap_ab_wgmma",
        "decode_swap_ab_wgmma", arch="sm_90a", layouts=((ROW, COL), (ROW, ROW)),
        constraints=(hopper.TMA_CONSTRAINT, "A row-major"),
-       params={"BM": 128, "BN": 64, "BK": 64, "STAGES": 8, "IN_FLIGHT": 1, "SPLITS": 0, "STAGGER": 1},
+       params={"BM": 128, "BN": 64, "BK": 64, "STAGES": 8, "IN_FLIGHT": 1, "SPLITS": 0, "STAGGER": 1, "CLUSTER": 1},
        threads=lambda p: 128 * (1 + p["BM"] // 64), tile=lambda p: (p["BN"], p["BM"]), persistent=True,
        smem_bytes=hopper.smem_bytes, abi=_swap_tma_args, last_wave=_swapped(hopper.last_wave),
        workspace=_swapped(hopper.split_scratch), counters=_swapped(hopper.split_counters),
        host_params=("SPLITS",),
+       cluster=lambda p: (p["CLUSTER"], 1, 1) if p["CLUSTER"] > 1 else None, cluster_along_n=True,
        shape_params=lambda m, n, k: {"BN": 32 if m <= 32 else 64},
        tuning={"BM": (64, 128), "BK": (64, 128), "STAGES": (4, 6, 8), "IN_FLIGHT": (0, 1), "SPLITS": (0, 1),
                "STAGGER": (1, 8)},

@@ -168,6 +168,9 @@ class KernelSpec:
     """Grid for an (M, N) problem; default is one block per output tile, x over N, y over M."""
     cluster: Callable[[Params], tuple[int, int, int]] | None = None
     """Thread-block cluster shape, for kernels launched in clusters."""
+    cluster_along_n: bool = False
+    """With ``cluster`` and ``persistent``: a cluster's blocks take horizontally adjacent tiles
+    (along N of C; decode/02, whose tiles are of C^T) rather than vertically adjacent ones."""
     dependent_launch: bool = False
     """The kernel waits (griddepcontrol.wait) before it reads or writes global memory another grid
     may touch, setting up only shared memory before that, so it may be launched as a
@@ -378,7 +381,7 @@ class KernelInstance:
             # clusters, at most one block per SM. A split last wave adds units of work.
             bm, bn = self.spec.tile(self.params)
             cx = self.cluster[0] if self.cluster is not None else 1
-            units = cdiv(m, cx * bm) * cdiv(n, bn)
+            units = cdiv(m, bm) * cdiv(n, cx * bn) if self.spec.cluster_along_n else cdiv(m, cx * bm) * cdiv(n, bn)
             tail, splits = self.last_wave(m, n, k, sms)
             units += tail * (splits - 1)
             return (cx * max(1, min(units, (sms or cx * units) // cx)), 1, 1)

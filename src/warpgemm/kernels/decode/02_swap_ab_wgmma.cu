@@ -21,6 +21,11 @@
 //   * STAGGER > 1 starts each tile row's walk over k at one of STAGGER bands of its K range, so
 //     that the grid does not read the same columns of W all at once (the WarpSpecializedMainloop
 //     option; 0.6-1.8% at 16 and 64 x 8192 x 8192).
+//   * CLUSTER = 2 launches the grid in clusters of two blocks on vertically adjacent tiles of W,
+//     which share the tokens: each block loads half of the tokens' box and multicasts it into
+//     both (the hopper ladder's rung 05), so the tokens' traffic from L2 halves, from BN / BM of
+//     the weight's to BN / (2 BM). The cluster schedule does not split K (SPLITS is unused); the
+//     two blocks of a cluster take the same band of STAGGER.
 //   * The epilogue writes the tile transposed, into C's columns, adding the bias per row of W
 //     (sm90/epilogue_direct.cuh, store_direct_transposed).
 // Only the transposed store is new: the rest is the ladder's headers with W and the tokens in each
@@ -41,7 +46,7 @@
 // tiles. tma_w maps W (N x K) in boxes of BM rows (K-major) or BK rows (B row-major, W
 // M-major), tma_x maps the tokens in boxes of BN rows.
 template <bool A_ROW, bool B_ROW, typename T, typename TC, int BM, int BN, int BK, int STAGES, int IN_FLIGHT,
-          int STAGGER>
+          int STAGGER, int CLUSTER>
 __global__ void __launch_bounds__(wg::sm90::SixtyFourRowConsumers<BM>::THREADS, 1)
 decode_swap_ab_wgmma(const __grid_constant__ wg::TmaDescriptor tma_w, const __grid_constant__ wg::TmaDescriptor tma_x,
                      TC* __restrict__ C, int M, int N, int K, int ldc, const T* __restrict__ bias,
@@ -50,13 +55,24 @@ decode_swap_ab_wgmma(const __grid_constant__ wg::TmaDescriptor tma_w, const __gr
     static_assert(A_ROW, "the tokens (A) are wgmma's B operand here and must be K-major: A row-major");
     static_assert(BN == 32 || BN == 64, "BN (tokens a tile holds) is 32 or 64: the split reduction reads 16 "
                                         "accumulators a thread at a time, and decode M is at most 64");
+    static_assert(CLUSTER == 1 || CLUSTER == 2, "CLUSTER: 1 (the persistent schedule with its K split) or 2 "
+                                                "(pairs of tiles of W sharing the tokens' box by multicast)");
     // W = B^T is row-major (K-major) when B is column-major; the tokens are K-major always.
-    using Mainloop = sm90::WarpSpecializedMainloop<T, BM, BN, BK, STAGES, !B_ROW, false, 1, IN_FLIGHT, STAGGER>;
+    using Mainloop =
+        sm90::WarpSpecializedMainloop<T, BM, BN, BK, STAGES, !B_ROW, false, CLUSTER, IN_FLIGHT, STAGGER>;
     if (threadIdx.x == 0) Mainloop::init(&tma_w, &tma_x);
-    __syncthreads();
 
     // Tiles of C^T: N rows (of W) by M columns (tokens).
-    sm90::persistent_split_k<Mainloop, 1>(&tma_w, &tma_x, N, M, K,
-                                          sm90::TransposedDirectEpilogue<TC, T>{C, ldc, N, M, bias}, workspace,
-                                          counters, splits);
+    sm90::TransposedDirectEpilogue<TC, T> epilogue{C, ldc, N, M, bias};
+    if constexpr (CLUSTER == 1) {
+        __syncthreads();
+        sm90::persistent_split_k<Mainloop, 1>(&tma_w, &tma_x, N, M, K, epilogue, workspace, counters, splits);
+    } else {
+        cluster_arrive();  // no block multicasts into its partner before the partner's ring is set up
+        cluster_wait();
+        const sm90::PersistentClusterTiles<BM, BN, 1, CLUSTER> tiles(N, M, static_cast<int>(cluster_ctarank()));
+        sm90::warp_specialized_roles<Mainloop>(tiles, &tma_w, &tma_x, K, epilogue);
+        cluster_arrive();  // the partner may multicast into this block until both are done
+        cluster_wait();
+    }
 }

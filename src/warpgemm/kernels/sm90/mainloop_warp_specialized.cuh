@@ -70,8 +70,7 @@ struct WarpSpecializedMainloop {
     static_assert(IN_FLIGHT == 0 || IN_FLIGHT == 1, "IN_FLIGHT: k-tiles of wgmma left running while the next is "
                                                     "issued (0 or 1)");
     static_assert(IN_FLIGHT < STAGES, "a stage in use by running wgmma cannot be refilled: IN_FLIGHT < STAGES");
-    static_assert(STAGGER >= 1 && (STAGGER == 1 || CLUSTER == 1),
-                  "STAGGER >= 1, and 1 with clusters (the blocks of a cluster load each k-tile together)");
+    static_assert(STAGGER >= 1, "STAGGER >= 1 bands of the k range (1: the plain walk)");
 
     // Thread 0, before the roles split: set up the ring; then the caller synchronises the block
     // (with CLUSTER > 1, the cluster: no block may multicast into another before it is set up).
@@ -86,9 +85,11 @@ struct WarpSpecializedMainloop {
     // STAGGER > 1 the tile row m0 / BM starts at band (m0 / BM) % STAGGER of STAGGER of its k range
     // and wraps around: at any moment the grid reads STAGGER columns of A, not one (decode/02,
     // where every tile streams rows of one weight from HBM: in step, all of them read the same
-    // columns, and the speed then depends on where the weight's pages lie). The consumers take
-    // the stages in the order they arrive; only the order of the sum over k changes. STAGGER = 1
-    // keeps the plain loop, so the rungs that do not stagger compile to the same machine code.
+    // columns, and the speed then depends on where the weight's pages lie). In a cluster the band
+    // is the cluster's, (m0 / (CLUSTER * BM)) % STAGGER, since its blocks load each k-tile of the
+    // shared B together. The consumers take the stages in the order they arrive; only the order
+    // of the sum over k changes. STAGGER = 1 keeps the plain loop, so the rungs that do not
+    // stagger compile to the same machine code.
     static __device__ __forceinline__ void produce(Cursor<STAGES>& load, const TmaDescriptor* tma_a,
                                                    const TmaDescriptor* tma_b, int m0, int n0, int k_begin,
                                                    int k_end) {
@@ -97,10 +98,14 @@ struct WarpSpecializedMainloop {
                 if constexpr (CLUSTER == 1) Smem::load(load, tma_a, tma_b, m0, n0, kt * BK);
                 else Smem::template load_multicast_b<CLUSTER>(load, tma_a, tma_b, m0, n0, kt * BK, cluster_ctarank());
             }
-        } else {  // CLUSTER == 1 (asserted above)
+        } else {
             const int k_tiles = k_end - k_begin;
-            const StaggeredWalk walk((m0 / BM) % STAGGER, STAGGER, k_tiles);
-            for (int i = 0; i < k_tiles; ++i) Smem::load(load, tma_a, tma_b, m0, n0, (k_begin + walk(i)) * BK);
+            const StaggeredWalk walk((m0 / (CLUSTER * BM)) % STAGGER, STAGGER, k_tiles);
+            for (int i = 0; i < k_tiles; ++i) {
+                const int k0 = (k_begin + walk(i)) * BK;
+                if constexpr (CLUSTER == 1) Smem::load(load, tma_a, tma_b, m0, n0, k0);
+                else Smem::template load_multicast_b<CLUSTER>(load, tma_a, tma_b, m0, n0, k0, cluster_ctarank());
+            }
         }
     }
 
