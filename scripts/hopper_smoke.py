@@ -24,8 +24,10 @@ SPLIT_SHAPE = (300, 700, 3001)
 """For the rungs that split the last wave's K range: 9 ragged tiles split 3 ways."""
 LAYOUTS = [("row", "row"), ("row", "col"), ("col", "row"), ("col", "col")]
 VARIANTS = ["hopper/06_tma_store_epilogue:BM=256,BN=128,CLUSTER=1",
-            "hopper/06_tma_store_epilogue:BM=256,BN=128,CLUSTER=2"]
-"""Parameter choices whose code the defaults do not reach: 256-row tiles (two 128-row consumers)."""
+            "hopper/06_tma_store_epilogue:BM=256,BN=128,CLUSTER=2",
+            "hopper/06_tma_store_epilogue:BN=192"]
+"""Parameter choices whose code the defaults do not reach: 256-row tiles (two 128-row consumers),
+and 128 x 192 tiles (three 64-wide slabs of B and of C)."""
 
 
 def _operand(rows: int, cols: int, layout: str) -> torch.Tensor:

@@ -216,3 +216,31 @@ def test_at_most_1024_rows_and_a_narrow_n_take_128_x_128_tiles_on_the_h100(m, n,
     assert dispatch.choose(90, "bfloat16", 1025, n, k, layouts=("row", "col")).params.get("BN", 256) == 256
     # Measured on an H100 only: the H200 keeps the 2-block clusters of 128 x 256 it was measured with.
     assert dispatch.choose(90, "bfloat16", m, n, k, layouts=("row", "col"), device="NVIDIA H200").params == {"CLUSTER": 2}
+
+
+def test_wave_fill_is_the_tiles_over_the_blocks_of_their_waves():
+    assert dispatch.wave_fill(1024, 6144, 128, 256) == 192 / 264   # 192 tiles: one wave and 60 of 132
+    assert dispatch.wave_fill(1024, 6144, 128, 192) == 256 / 264
+    assert dispatch.wave_fill(4096, 4096, 128, 256) == 512 / 528
+    assert dispatch.wave_fill(1000, 6100, 128, 192) == 256 / 264   # ragged edges count whole tiles
+    assert dispatch.wave_fill(128, 128, 128, 128) == 1 / 132
+
+
+@pytest.mark.parametrize("m,n,k", [(1024, 6144, 4096), (768, 4096, 4096), (1536, 2048, 8192), (4608, 2048, 2048),
+                                   (384, 8192, 4096), (1024, 6144, 8192), (896, 10752, 4096)])
+def test_the_h100_takes_128_x_192_tiles_where_they_fill_the_waves_far_better(m, n, k):
+    h100 = "NVIDIA H100 80GB HBM3"
+    for dtype in ("bfloat16", "float16"):
+        rule = dispatch.choose(90, dtype, m, n, k, layouts=("row", "col"), device=h100)
+        assert rule.kernel == "hopper/06_tma_store_epilogue" and dict(rule.params) == {"BN": 192}
+        assert dispatch.wave_fill(m, n, 128, 192) >= 0.9
+    # Measured on the H100 SXM only: its PCIe card has 114 SMs, and the H200 keeps its own rules.
+    for other in ("NVIDIA H100 PCIe", "NVIDIA H200"):
+        assert dispatch.choose(90, "bfloat16", m, n, k, layouts=("row", "col"), device=other).params.get("BN") != 192
+
+
+@pytest.mark.parametrize("m,n,k", [(1024, 14336, 4096), (4096, 4096, 4096), (8192, 8192, 8192), (2048, 6144, 4096),
+                                   (4096, 2048, 2048), (1024, 2048, 2048), (64, 6144, 4096), (256, 6144, 4096)])
+def test_where_128_x_192_tiles_gain_less_the_h100_keeps_its_other_choices(m, n, k):
+    rule = dispatch.choose(90, "bfloat16", m, n, k, layouts=("row", "col"), device="NVIDIA H100 80GB HBM3")
+    assert rule.params.get("BN") != 192

@@ -128,6 +128,13 @@ def test_every_rung_compiles_for_sm90a_without_spills_or_serialised_wgmma(name, 
     assert spec.smem_bytes(spec.resolve()) <= 227 * 1024
 
 
+@pytest.mark.parametrize("la,lb", LAYOUTS)
+def test_128_x_192_tiles_compile_in_every_layout_without_spills_or_serialised_wgmma(la, lb):
+    k = warpgemm.compile("hopper/06_tma_store_epilogue", "sm_90a", a_layout=la, b_layout=lb, BN=192)
+    assert k.spill_bytes == 0 and k.stack_bytes == 0, k.log
+    assert not re.search(r"C75\d\d|wgmma.*serializ", k.log), k.log
+
+
 @pytest.mark.parametrize("name", RUNGS)
 def test_every_point_of_a_rungs_tuning_space_that_is_valid_compiles(name):
     spec = catalog.get(name)
@@ -312,6 +319,27 @@ def test_256_row_tiles_whose_two_consumers_take_128_rows_each_match_float64(clus
 def test_256_row_tiles_split_over_k_in_the_last_wave_match_float64(m, n, k, splits):
     _check("hopper/06_tma_store_epilogue", m, n, k, "row", "col", ("bfloat16", "bfloat16"), bias=True,
            BM=256, BN=128, CLUSTER=1, SPLITS=splits)
+
+
+WIDE_192 = [(shape, lay, DTYPE_PAIRS[(si + li) % 4], si % 2 == 1)
+            for si, shape in enumerate(RAGGED) for li, lay in enumerate(LAYOUTS)]
+
+
+@pytest.mark.gpu
+@needs_hopper
+@pytest.mark.parametrize("shape,layouts,dtypes,bias", WIDE_192)
+def test_128_x_192_tiles_match_float64_in_every_layout(shape, layouts, dtypes, bias):
+    # BN = 192: three 64-wide slabs of B a k-tile (a row-major B in three MN-major slabs), one
+    # m64n192k16 a consumer and k-step, and three 64-column slabs of C through the staging buffers
+    _check("hopper/06_tma_store_epilogue", *shape, *layouts, dtypes, bias=bias, BN=192)
+
+
+@pytest.mark.gpu
+@needs_hopper
+@pytest.mark.parametrize("m,n,k,splits", [(300, 700, 3001, 3), (1024, 6144, 4096, 0), (257, 2000, 2053, 16)])
+def test_128_x_192_tiles_split_over_k_in_the_last_wave_match_float64(m, n, k, splits):
+    _check("hopper/06_tma_store_epilogue", m, n, k, "row", "col", ("bfloat16", "bfloat16"), bias=True,
+           BN=192, SPLITS=splits)
 
 
 LAYOUT_CASES = [(rung, lay, dt) for rung in RUNGS for lay in LAYOUTS for dt in DTYPE_PAIRS]

@@ -13,7 +13,7 @@ new user gets them without tuning.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Mapping
+from typing import Callable, Mapping
 
 INF = 2**31 - 1
 
@@ -42,6 +42,9 @@ class Rule:
     """A part of the device's name (``torch.cuda.get_device_name``) the rule was measured for, as
     ``"H200"``: GPUs of one compute capability whose memory differs (the H100's HBM3 and the
     H200's HBM3e) want different small-M parameters. None: any device of the capability."""
+    shape: Callable[[int, int, int], bool] | None = None
+    """A further condition on (M, N, K) inside the buckets, for a choice that follows from tile
+    arithmetic (how full the last wave is), not from the size alone. None: every shape in them."""
     note: str = ""
     """Where the rule comes from (a measurement, or why it is a fallback)."""
 
@@ -55,7 +58,8 @@ class Rule:
     def fits(self, m: int, n: int, k: int, layouts: tuple[str, str] | None = None) -> bool:
         """Whether the problem's M, N, K and operand layouts fall in the rule's buckets."""
         return (self.m[0] <= m <= self.m[1] and self.n[0] <= n <= self.n[1] and self.k[0] <= k <= self.k[1]
-                and (self.layouts is None or layouts in self.layouts))
+                and (self.layouts is None or layouts in self.layouts)
+                and (self.shape is None or self.shape(m, n, k)))
 
 
 _LINEAR = (("row", "col"),)  # A (M, K) row-major, B = W.t() of an (N, K) weight
@@ -63,6 +67,23 @@ _LINEAR = (("row", "col"),)  # A (M, K) row-major, B = W.t() of an (N, K) weight
 _EITHER_B = (("row", "col"), ("row", "row"))  # A row-major, B = W.t() or a row-major B
 
 _H200 = "H200"  # the H200 and the GH200: HBM3e, 4.2 TB/s measured read bandwidth against the H100's 3.0
+
+_H100_SXM = "H100 80GB HBM3"  # the H100 SXM (132 SMs), not the PCIe card (114 SMs)
+
+
+def wave_fill(m: int, n: int, bm: int, bn: int, sms: int = 132) -> float:
+    """How full the waves of BM x BN tiles are on ``sms`` SMs, one tile a block: the tiles over
+    the blocks of the waves they take (1.0 when the last wave is full)."""
+    tiles = -(-m // bm) * -(-n // bn)
+    return tiles / (-(-tiles // sms) * sms)
+
+
+def _fuller_waves_at_bn192(m: int, n: int, k: int) -> bool:
+    """Whether 128 x 192 tiles fill the H100 SXM's 132 SMs to at least 90% of their waves and 1.2
+    times as full as 128 x 256 tiles do (1024 x 6144: 256 tiles of 128 x 192, 97%, against 192 of
+    128 x 256, 73%)."""
+    fill = wave_fill(m, n, 128, 192)
+    return fill >= 0.9 and fill >= 1.2 * wave_fill(m, n, 128, 256)
 
 RULES: tuple[Rule, ...] = (
     # fp16 / bf16 decode on an H200 (scripts/decode_sweep.py, docs/results/decode_sweep_h200.json):
@@ -242,6 +263,20 @@ RULES: tuple[Rule, ...] = (
     # speed on the H100 (CUDA-graph replays where measured; docs/results/hopper_llm_h100.json).
     *(Rule("hopper/06_tma_store_epilogue", dt, capability=(90, 90), m=(65, 256), params={"BN": 128},
            note="the Hopper ladder's last rung with 128 x 128 tiles (docs/results/hopper_llm_*.json)")
+      for dt in ("bfloat16", "float16")),
+    # 257 rows or more where 128 x 192 tiles fill the waves far better than 128 x 256 (at least
+    # 90% of them and 1.2 times as full, _fuller_waves_at_bn192): single blocks of 128 x 192. On
+    # the H100 SXM every such shape measured was 1.06-1.35x faster than the choice of the rules
+    # below, single blocks or clusters, and 0.90-1.05x cuBLAS (0.95-1.07x as CUDA-graph replays):
+    # 1024 x 6144 x 4096 0.995x against 0.854x, 768 x 4096 x 4096 0.972x against 0.766x, 1536 x
+    # 2048 x 8192 1.009x against 0.780x, 4608 x 2048 x 2048 0.963x against 0.722x (bf16, events; 20 shapes of M 384-4608, N
+    # 2048-14336, K 2048-8192, and three in fp16; docs/results/hopper_bn192_check_h100.json,
+    # hopper_bn192_check2_h100.json, hopper_bn192_check_fp16_h100.json). Where the fill gains
+    # less (1024 x 14336 x 4096: 91% against 85%) 128 x 256 stayed faster (0.961x against 0.942x).
+    *(Rule("hopper/06_tma_store_epilogue", dt, capability=(90, 90), m=(257, INF), n=(2048, 16383),
+           params={"BN": 192}, device=_H100_SXM, shape=_fuller_waves_at_bn192,
+           note="the Hopper ladder's last rung with 128 x 192 tiles where they fill the waves "
+                "(docs/results/hopper_bn192_check*_h100.json)")
       for dt in ("bfloat16", "float16")),
     # 257 rows or more: 2 x 1 clusters (each k-tile of B multicast to two vertically adjacent
     # tiles) up to N = 16383: median 1.003x cuBLAS against 0.994x on the H100's llm suite from

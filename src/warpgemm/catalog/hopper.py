@@ -190,7 +190,7 @@ HOPPER: tuple[KernelSpec, ...] = (
        abi=_tma_store_args, last_wave=last_wave, workspace=split_scratch, counters=split_counters,
        host_params=("SPLITS",),
        cluster=lambda p: (p["CLUSTER"], 1, 1) if p["CLUSTER"] > 1 else None,
-       tuning={"BM": (128, 256), "BN": (128, 256), "STAGES": (3, 4), "GROUP": (8, 16), "CLUSTER": (1, 2),
+       tuning={"BM": (128, 256), "BN": (128, 192, 256), "STAGES": (3, 4), "GROUP": (8, 16), "CLUSTER": (1, 2),
                "IN_FLIGHT": (0, 1), "SPLITS": (0, 1)},
        # 256-row tiles (two consumer warpgroups of 128 rows) take BN = 128: 128 accumulators a thread.
        valid=lambda p: ((_valid_for((64, 128), smem=_smem_staged)(p) or _valid_for((256,), (128,), _smem_staged)(p))
