@@ -235,16 +235,20 @@ def _large_m_kernel() -> str:
     return "hopper/06_tma_store_epilogue" if torch.cuda.get_device_capability() == (9, 0) else "hgemm/07_tuned"
 
 
+def _on_h100_sxm() -> bool:
+    return _on_hopper() and "H100 80GB HBM3" in torch.cuda.get_device_name()
+
+
 def _expected(m: int, b_layout: str) -> str:
     """What kernel="auto" should run for an M x 256 x 512 bf16 problem on this GPU."""
-    if m > 64:
-        return _large_m_kernel()
+    if m > 64:  # on the H100 SXM the Linear layout's 65-192 rows stay on decode/02
+        return WGMMA if _on_h100_sxm() and m <= 192 and b_layout == "col" else _large_m_kernel()
     if _on_hopper():  # decode/01 up to 16 rows in the Linear layout, decode/02 otherwise
         return KERNEL if m <= 16 and b_layout == "col" else WGMMA
     return KERNEL if b_layout == "col" else "hgemm/07_tuned"
 
 
-@pytest.mark.parametrize("m", [1, 16, 17, 64, 65])
+@pytest.mark.parametrize("m", [1, 16, 17, 64, 65, 192, 193])
 def test_auto_sends_small_m_to_the_decode_kernels(m, monkeypatch):
     from warpgemm import api
 
@@ -327,6 +331,22 @@ def test_swap_ab_wgmma_staggered_walk_over_k_is_correct_in_both_b_layouts(m, n, 
         out = torch.full((m, n), float("nan"), device="cuda", dtype=torch.float32)
         warpgemm.matmul(x, b, kernel=WGMMA, out=out, out_dtype=torch.float32, STAGGER=stagger, SPLITS=splits)
         assert _rel(out, x.double() @ w.double().t()) < 1e-5, f"SPLITS={splits}"
+
+
+@needs_hopper
+@pytest.mark.parametrize("b_layout", ["col", "row"])
+@pytest.mark.parametrize("m,n,k", [(65, 4096, 4096), (129, 1000, 4093), (192, 2049, 520), (128, 8192, 1000),
+                                   (100, 300, 520), (191, 129, 64)])
+def test_swap_ab_wgmma_computes_65_to_192_tokens_in_tiles_of_64(m, n, k, b_layout):
+    # The H100's rules send 65-192 rows here with 128-row tiles of W: two or three tiles of
+    # tokens, the last one ragged.
+    x, w = _linear_operands(m, n, k, torch.bfloat16)
+    b = w.t() if b_layout == "col" else w.t().contiguous()
+    bias = torch.randn(n, device="cuda").to(torch.bfloat16)
+    out = torch.full((m, n), float("nan"), device="cuda", dtype=torch.float32)
+    warpgemm.matmul(x, b, kernel=WGMMA, out=out, out_dtype=torch.float32, bias=bias,
+                    BM=128, BK=128, STAGES=4, IN_FLIGHT=1)
+    assert _rel(out, x.double() @ w.double().t() + bias.double()) < 1e-5
 
 
 @needs_hopper

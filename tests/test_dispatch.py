@@ -244,3 +244,22 @@ def test_the_h100_takes_128_x_192_tiles_where_they_fill_the_waves_far_better(m, 
 def test_where_128_x_192_tiles_gain_less_the_h100_keeps_its_other_choices(m, n, k):
     rule = dispatch.choose(90, "bfloat16", m, n, k, layouts=("row", "col"), device="NVIDIA H100 80GB HBM3")
     assert rule.params.get("BN") != 192
+
+
+@pytest.mark.parametrize("m,n,k", [(65, 4096, 4096), (128, 8192, 8192), (96, 2048, 2048), (129, 14336, 4096),
+                                   (192, 28672, 8192), (160, 5120, 5120)])
+def test_65_to_192_rows_take_the_swapped_decode_kernel_with_128_row_tiles_on_an_h100(m, n, k):
+    h100 = "NVIDIA H100 80GB HBM3"
+    for dtype in ("bfloat16", "float16"):
+        rule = dispatch.choose(90, dtype, m, n, k, layouts=("row", "col"), device=h100)
+        assert rule.kernel == "decode/02_swap_ab_wgmma"
+        assert dict(rule.params) == {"BM": 128, "BK": 128, "STAGES": 4, "IN_FLIGHT": 1}
+    assert dispatch.choose(90, "bfloat16", m, n, k, layouts=("row", "col"), device="NVIDIA H200").kernel != \
+        "decode/02_swap_ab_wgmma"
+
+
+@pytest.mark.parametrize("m,n,k", [(96, 11008, 4096), (128, 14336, 4096), (193, 4096, 4096), (256, 8192, 8192),
+                                   (128, 8192, 28672), (160, 4096, 16384)])
+def test_wider_weights_at_65_to_128_rows_and_193_rows_on_keep_the_hopper_ladders_tiles(m, n, k):
+    rule = dispatch.choose(90, "bfloat16", m, n, k, layouts=("row", "col"), device="NVIDIA H100 80GB HBM3")
+    assert rule.kernel == "hopper/06_tma_store_epilogue"

@@ -257,6 +257,26 @@ RULES: tuple[Rule, ...] = (
     # float32 with TF32 allowed.
     Rule("sgemm/08_tf32_mma", "float32", capability=(80, INF), precision="tf32",
          note="the TF32 tensor-core rung"),
+    # fp16 / bf16 with 65-192 rows in the Linear layout on the H100 SXM: decode/02 (swap AB, W on
+    # wgmma's M side, the tokens in tiles of 64 on its N side) with 128-row tiles of W, rather
+    # than the Hopper ladder's 128 x 128 tiles, whose one or two tile-rows leave the SMs short of
+    # work. scripts/decode_sweep.py, graph replays, cold weights, two placements each, x cuBLAS
+    # (docs/results/decode_sweep_m128_h100.json at M = 96, 128, 192, 256; the rule then checked
+    # at M = 80, 112, 160, 176 on other weights, docs/results/decode_m128_rule_check_h100.json):
+    #   * 129-192 rows, every N: faster at all 21 shapes measured, 0.64x-0.98x cuBLAS against
+    #     0.51x-0.95x (160 x 5120 x 5120: 0.79x against 0.51x);
+    #   * 65-128 rows with N <= 8192: faster at 15 of 18, level at one, slower at 96 x 8192 x 8192
+    #     (0.90x against 0.92x) and 80 x 5120 x 5120 (0.73x against 0.77x); 128 x 6144 x 4096
+    #     0.93x against 0.79x, 112 x 4096 x 4096 0.80x against 0.71x. Wider weights at 65-128 rows
+    #     keep the 128 x 128 tiles (N = 11008: 0.83x-0.89x against 0.93x-0.97x; 14336: 1.00x
+    #     against 0.85x-0.96x).
+    # At 256 rows the 128 x 128 tiles were faster everywhere but 4096 x 4096. K to 16383: the
+    # llm suite's 128 x 8192 x 28672 ran 1.018x cuBLAS on decode/02, 1.056x on the 128 x 128
+    # tiles in the run before (docs/results/hopper_llm_auto_m128_h100.json, hopper_llm_auto_bn192_h100.json).
+    *(Rule("decode/02_swap_ab_wgmma", dt, capability=(90, 90), layouts=_LINEAR, m=m, n=n, k=(0, 16383),
+           params={"BM": 128, "BK": 128, "STAGES": 4, "IN_FLIGHT": 1}, device=_H100_SXM,
+           note="measured on an H100 by scripts/decode_sweep.py (docs/results/decode_sweep_m128_h100.json)")
+      for m, n in (((65, 128), (0, 8192)), ((129, 192), (0, INF))) for dt in ("bfloat16", "float16")),
     # fp16 / bf16 on Hopper (sm_90): wgmma fed by TMA, persistent, TMA-store epilogue.
     # Few tile-rows: 128 x 128 tiles make twice the tiles of 128 x 256 (and the last wave's K
     # split covers the rest): at M = 128 in the llm suite, a median 1.16x the 128 x 256 tile's
