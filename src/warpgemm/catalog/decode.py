@@ -114,7 +114,7 @@ def _valid_wgmma(p: Mapping[str, int]) -> bool:
 
 
 DECODE_FAMILY = Family(
-    name="decode", title="Small-M GEMM for decode (fp16 / bf16 in, M <= 64)", bench_dtype="bfloat16",
+    name="decode", title="Small-M GEMM for decode (fp16 / bf16 in, M <= 64; decode/02 any M)", bench_dtype="bfloat16",
     square_max=16384,
     defaults=dict(outputs={"float16": ("float16", "float32"), "bfloat16": ("bfloat16", "float32")},
                   math="f16f32", typed=True, arch="sm_80", layouts=((ROW, COL),), align_elems=8,
