@@ -2,7 +2,8 @@
 # Build, test and benchmark warpgemm on a GPU machine in one call, from the source tree.
 #
 #   scripts/gpu_check.sh [STEP ...]     steps: info tests ceiling bench host hopper hopper_results
-#                                       cute decode igemm hopper_ncu clocks occupancy pack ncu stalls
+#                                       targets cute decode igemm hopper_ncu clocks occupancy pack ncu
+#                                       stalls
 #                                       (default: info tests ceiling bench)
 #   PYTEST_ARGS="-k sgemm" BENCH_ARGS="sgemm --suite square" scripts/gpu_check.sh tests bench
 #   SMOKE_TIMEOUT=45 HOPPER_PYTEST_ARGS="-n 8" SANITIZE=0 scripts/gpu_check.sh hopper
@@ -68,6 +69,28 @@ for step in "${steps[@]}"; do
         done
       fi
       summary+=("$(grep -h 'smoke' "$OUT/hopper.log" | tr '\n' ';')") ;;
+    targets)
+      # Every benchmark the performance targets name, as kernel="auto" against cuBLAS, each file
+      # named for its GPU, then scripts/targets.py's one line a target (also in $OUT/targets.txt).
+      gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1 | grep -oE 'H[0-9]+' | tr 'A-Z' 'a-z')
+      run_target() {  # NAME ARGS...: one bench run under a timeout, its exit status in the summary
+        local name=$1; shift
+        timeout "${BENCH_TIMEOUT:-240}" python3 -m warpgemm.cli bench "$@" --no-progress --json "$OUT/$name.json" \
+          > "$OUT/$name.log" 2>&1
+        summary+=("$name: exit $?")
+      }
+      run_target "decode_auto_$gpu" decode --suite decode --kernels auto
+      run_target "hopper_square_auto_$gpu" hopper --suite square --kernels auto
+      run_target "hopper_square_auto_fp16_$gpu" hopper --suite square --dtype float16 --kernels auto
+      run_target "hopper_llm_auto_$gpu" hopper --suite llm --kernels auto
+      [ "${TARGETS_MODEL:-1}" = 1 ] && run_target "model_$gpu" model
+      args=()
+      for pair in "decode:decode_auto" "square:hopper_square_auto" "square-fp16:hopper_square_auto_fp16" \
+                  "llm:hopper_llm_auto" "model:model"; do
+        [ -s "$OUT/${pair#*:}_$gpu.json" ] && args+=("--${pair%%:*}" "$OUT/${pair#*:}_$gpu.json")
+      done
+      python3 scripts/targets.py "${args[@]}" | tee "$OUT/targets.txt"
+      summary+=("targets: $OUT/targets.txt") ;;
     hopper_results)
       # The Hopper results that docs/hopper.md and the README tables come from, each file named
       # for its GPU: the ladder at 4096^3 and 8192^3, the square suite in bf16 and fp16 and the

@@ -287,8 +287,8 @@ RULES: tuple[Rule, ...] = (
     # 257 rows or more where 128 x 192 tiles fill the waves far better than 128 x 256 (at least
     # 90% of them and 1.2 times as full, _fuller_waves_at_bn192): single blocks of 128 x 192. On
     # the H100 SXM every such shape measured was 1.06-1.35x faster than the choice of the rules
-    # below, single blocks or clusters, and 0.90-1.05x cuBLAS (0.95-1.07x as CUDA-graph replays):
-    # 1024 x 6144 x 4096 0.995x against 0.854x, 768 x 4096 x 4096 0.972x against 0.766x, 1536 x
+    # below, single blocks or clusters, and 0.90-1.05x cuBLAS (0.95-1.06x as CUDA-graph replays):
+    # 1024 x 6144 x 4096 0.994x against 0.854x, 768 x 4096 x 4096 0.973x against 0.767x, 1536 x
     # 2048 x 8192 1.009x against 0.780x, 4608 x 2048 x 2048 0.963x against 0.722x (bf16, events; 20 shapes of M 384-4608, N
     # 2048-14336, K 2048-8192, and three in fp16; docs/results/hopper_bn192_check_h100.json,
     # hopper_bn192_check2_h100.json, hopper_bn192_check_fp16_h100.json). Where the fill gains
