@@ -16,6 +16,8 @@ OUT=${OUT:-gpu_out}
 mkdir -p "$OUT"
 export PYTHONPATH=src${PYTHONPATH:+:$PYTHONPATH} PYTHONUNBUFFERED=1
 export WARPGEMM_CACHE=${WARPGEMM_CACHE:-/tmp/warpgemm-cache}
+# Results files name the tree's commit; a tree copied out of its checkout names it with
+# WARPGEMM_COMMIT=<commit> (warpgemm.bench.context).
 steps=("$@"); [ ${#steps[@]} -eq 0 ] && steps=(info tests ceiling bench)
 summary=()
 

@@ -93,6 +93,15 @@ def test_the_model_benchmark_reports_a_bootstrap_interval_around_its_median_rati
     assert flat == (2.0, 2.0)  # no spread, no width
 
 
+def test_a_results_file_names_the_commit_given_by_the_environment_over_the_repositorys(monkeypatch):
+    from warpgemm.bench import context
+
+    monkeypatch.setenv("WARPGEMM_COMMIT", "abc1234")
+    assert context._git_commit() == "abc1234"
+    monkeypatch.delenv("WARPGEMM_COMMIT")
+    assert context._git_commit() != "abc1234"
+
+
 def test_case_table_shows_time_rate_ratio_and_error():
     text = report.case_table(_result()["results"])
     assert "M=64, N=64, K=64" in text

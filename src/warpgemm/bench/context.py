@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as _dt
+import os
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -24,6 +25,12 @@ def sm_clock_mhz() -> str | None:
 
 
 def _git_commit() -> str | None:
+    """The commit of the tree this package runs from (``+dirty`` with uncommitted changes), or
+    ``WARPGEMM_COMMIT`` when set: a tree copied out of its checkout (to a GPU machine, say) sits in
+    no repository, or in another one whose HEAD is not its commit."""
+    named = os.environ.get("WARPGEMM_COMMIT")
+    if named:
+        return named
     root = Path(__file__).resolve().parents[3]
     try:
         out = subprocess.run(["git", "-C", str(root), "rev-parse", "--short", "HEAD"],
