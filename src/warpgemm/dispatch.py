@@ -85,6 +85,7 @@ def _fuller_waves_at_bn192(m: int, n: int, k: int) -> bool:
     fill = wave_fill(m, n, 128, 192)
     return fill >= 0.9 and fill >= 1.2 * wave_fill(m, n, 128, 256)
 
+
 RULES: tuple[Rule, ...] = (
     # fp16 / bf16 decode on an H200 (scripts/decode_sweep.py, docs/results/decode_sweep_h200.json):
     # its faster memory wants more rows of W a block where N is large, and rung 02 at 9-16 rows
@@ -272,7 +273,8 @@ RULES: tuple[Rule, ...] = (
     #     against 0.85x-0.96x).
     # At 256 rows the 128 x 128 tiles were faster everywhere but 4096 x 4096. K to 16383: the
     # llm suite's 128 x 8192 x 28672 ran 1.018x cuBLAS on decode/02, 1.056x on the 128 x 128
-    # tiles in the run before (docs/results/hopper_llm_auto_m128_h100.json, hopper_llm_auto_bn192_h100.json).
+    # tiles in the run before (docs/results/hopper_llm_auto_m128_h100.json,
+    # hopper_llm_auto_bn192_h100.json).
     *(Rule("decode/02_swap_ab_wgmma", dt, capability=(90, 90), layouts=_LINEAR, m=m, n=n, k=(0, 16383),
            params={"BM": 128, "BK": 128, "STAGES": 4, "IN_FLIGHT": 1}, device=_H100_SXM,
            note="measured on an H100 by scripts/decode_sweep.py (docs/results/decode_sweep_m128_h100.json)")
@@ -289,9 +291,10 @@ RULES: tuple[Rule, ...] = (
     # the H100 SXM every such shape measured was 1.06-1.35x faster than the choice of the rules
     # below, single blocks or clusters, and 0.90-1.05x cuBLAS (0.95-1.06x as CUDA-graph replays):
     # 1024 x 6144 x 4096 0.994x against 0.854x, 768 x 4096 x 4096 0.973x against 0.767x, 1536 x
-    # 2048 x 8192 1.009x against 0.780x, 4608 x 2048 x 2048 0.963x against 0.722x (bf16, events; 20 shapes of M 384-4608, N
-    # 2048-14336, K 2048-8192, and three in fp16; docs/results/hopper_bn192_check_h100.json,
-    # hopper_bn192_check2_h100.json, hopper_bn192_check_fp16_h100.json). Where the fill gains
+    # 2048 x 8192 1.009x against 0.780x, 4608 x 2048 x 2048 0.963x against 0.722x (bf16, events;
+    # 19 shapes of M 384-4608, N 2048-14336, K 2048-8192, and three in fp16;
+    # docs/results/hopper_bn192_check_h100.json, hopper_bn192_check2_h100.json,
+    # hopper_bn192_check_fp16_h100.json). Where the fill gains
     # less (1024 x 14336 x 4096: 91% against 85%) 128 x 256 stayed faster (0.961x against 0.942x).
     *(Rule("hopper/06_tma_store_epilogue", dt, capability=(90, 90), m=(257, INF), n=(2048, 16383),
            params={"BN": 192}, device=_H100_SXM, shape=_fuller_waves_at_bn192,
