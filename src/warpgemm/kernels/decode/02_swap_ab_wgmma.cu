@@ -1,5 +1,6 @@
-// decode/02_swap_ab_wgmma.cu -- swap AB on Hopper's pipeline: for 17..64 tokens, the weight on
-// wgmma's M side, streamed by TMA through a deep mbarrier ring, the tokens on its N side.
+// decode/02_swap_ab_wgmma.cu -- swap AB on Hopper's pipeline: for 17..64 tokens (on an H100 also
+// 65..192, in tiles of 64), the weight on wgmma's M side, streamed by TMA through a deep mbarrier
+// ring, the tokens on its N side.
 //
 // Rung 01 reads each token's fragments from global memory once per 16 rows of W that a warp
 // holds: at M = 64 its loads of A outnumber those of W (through L2), and it falls to half of
@@ -54,7 +55,7 @@ decode_swap_ab_wgmma(const __grid_constant__ wg::TmaDescriptor tma_w, const __gr
     using namespace wg;
     static_assert(A_ROW, "the tokens (A) are wgmma's B operand here and must be K-major: A row-major");
     static_assert(BN == 32 || BN == 64, "BN (tokens a tile holds) is 32 or 64: the split reduction reads 16 "
-                                        "accumulators a thread at a time, and decode M is at most 64");
+                                        "accumulators a thread at a time; more tokens take more tiles");
     static_assert(CLUSTER == 1 || CLUSTER == 2, "CLUSTER: 1 (the persistent schedule with its K split) or 2 "
                                                 "(pairs of tiles of W sharing the tokens' box by multicast)");
     // W = B^T is row-major (K-major) when B is column-major; the tokens are K-major always.
