@@ -19,6 +19,21 @@ def test_every_rule_names_a_kernel_that_reads_its_dtype_and_runs_on_its_arch():
         spec.resolve(rule.params)
 
 
+def test_every_rules_parameters_are_a_combination_its_kernel_compiles():
+    # The spec's `valid` is its template's static_asserts; the parameters that follow from the
+    # shape (shape_params) are taken at the corners of the rule's M bucket.
+    for rule in dispatch.RULES:
+        spec = catalog.get(rule.kernel)
+        if spec.valid is None:
+            continue
+        for m in {max(rule.m[0], 1), min(rule.m[1], 8192)}:
+            p = spec.resolve(rule.params)
+            if spec.shape_params is not None:
+                shaped = spec.shape_params(m, max(rule.n[0], 1), max(rule.k[0], 1))
+                p.update({key: v for key, v in shaped.items() if key not in rule.params})
+            assert spec.valid(p), (rule, m, p)
+
+
 @pytest.mark.parametrize("dtype,precision,capability,kernel", [
     ("bfloat16", None, 90, "hopper/06_tma_store_epilogue"),
     ("float16", None, 90, "hopper/06_tma_store_epilogue"),
