@@ -97,18 +97,27 @@ def test_a_staggered_walk_over_k_is_correct(stagger, ksplit, m, n, k):
     assert _rel(out, x.double() @ w.double().t()) < 1e-5
 
 
-@pytest.mark.parametrize("params", [{"THREADS": 256, "ROWS": 4, "UNROLL": 2, "L2_256B": 0, "BLOCKS": 2},
-                                    {"THREADS": 1024, "ROWS": 16, "UNROLL": 8, "BLOCKS": 1},
-                                    {"THREADS": 512, "ROWS": 4, "UNROLL": 4, "BLOCKS": 1},
-                                    {"THREADS": 256, "ROWS": 8, "UNROLL": 2, "BLOCKS": 8}])
-@pytest.mark.parametrize("m,n,k", [(1, 4096, 4096), (3, 14336, 1000), (2, 33, 4099), (1, 1, 7), (4, 5000, 2048)])
-def test_the_row_sweep_is_correct_with_any_block_shape_and_several_passes(params, m, n, k):
-    # 14336 rows make several passes of ROWS rows for every block; 4099 a partial last vector.
+# Rung 03 (kernel, parameters, shapes): every block shape; 14336 rows make several passes of ROWS
+# rows for every block, 4099 a partial last vector.
+SWEEP_CASES = [
+    (SWEEP, p, [(1, 4096, 4096), (3, 14336, 1000), (2, 33, 4099), (1, 1, 7), (4, 5000, 2048)])
+    for p in ({"THREADS": 256, "ROWS": 4, "UNROLL": 2, "L2_256B": 0, "BLOCKS": 2},
+              {"THREADS": 1024, "ROWS": 16, "UNROLL": 8, "BLOCKS": 1},
+              {"THREADS": 512, "ROWS": 4, "UNROLL": 4, "BLOCKS": 1},
+              {"THREADS": 256, "ROWS": 8, "UNROLL": 2, "BLOCKS": 8})]
+
+
+def _check_sweep(kernel, params, m, n, k):
     x, w = _linear_operands(m, n, k, torch.bfloat16)
     bias = torch.randn(n, device="cuda").to(torch.bfloat16)
     out = torch.full((m, n), float("nan"), device="cuda", dtype=torch.float32)
-    warpgemm.matmul(x, w.t(), kernel=SWEEP, out=out, out_dtype=torch.float32, bias=bias, **params)
+    warpgemm.matmul(x, w.t(), kernel=kernel, out=out, out_dtype=torch.float32, bias=bias, **params)
     assert _rel(out, x.double() @ w.double().t() + bias.double()) < 1e-5
+
+
+@pytest.mark.parametrize("kernel,params,m,n,k", [(kn, p, *shape) for kn, p, shapes in SWEEP_CASES for shape in shapes])
+def test_the_row_sweep_is_correct_with_any_block_shape_and_several_passes(kernel, params, m, n, k):
+    _check_sweep(kernel, params, m, n, k)
 
 
 @pytest.mark.parametrize("out_dtype", [None, torch.float32])
@@ -162,11 +171,7 @@ SWEEP_MMA_CASES = [
 
 @pytest.mark.parametrize("params,m,n,k", [(p, *shape) for p, shapes in SWEEP_MMA_CASES for shape in shapes])
 def test_the_row_sweep_on_the_tensor_cores_is_correct_with_any_block_shape_and_depth(params, m, n, k):
-    x, w = _linear_operands(m, n, k, torch.bfloat16)
-    bias = torch.randn(n, device="cuda").to(torch.bfloat16)
-    out = torch.full((m, n), float("nan"), device="cuda", dtype=torch.float32)
-    warpgemm.matmul(x, w.t(), kernel=SWEEP_MMA, out=out, out_dtype=torch.float32, bias=bias, **params)
-    assert _rel(out, x.double() @ w.double().t() + bias.double()) < 1e-5
+    _check_sweep(SWEEP_MMA, params, m, n, k)
 
 
 @pytest.mark.parametrize("out_dtype", [None, torch.float32])

@@ -18,6 +18,18 @@ template <typename X, typename Y> struct pick<false, X, Y> { using type = Y; };
 template <typename T>
 constexpr bool is_16bit_float = same_type<T, half_t>::value || same_type<T, bf16_t>::value;
 
+// The operands of the decode kernels that read the Linear layout only (decode/01, 03, 04): each
+// checks them with static_assert(LinearDecodeOperands<A_ROW, B_ROW, T, TC>::ok, ...), and a wrong
+// combination fails on the message below that names it.
+template <bool A_ROW, bool B_ROW, typename T, typename TC>
+struct LinearDecodeOperands {
+    static_assert(A_ROW && !B_ROW, "the decode kernel reads A row-major (tokens, K) and B = W^T, W (N, K) "
+                                   "row-major, both k-contiguous");
+    static_assert(is_16bit_float<T>, "T must be wg::half_t or wg::bf16_t");
+    static_assert(is_16bit_float<TC> || same_type<TC, float>::value, "TC must be half_t, bf16_t or float");
+    static constexpr bool ok = true;
+};
+
 // The block's dynamic shared memory, 1024-byte aligned. Kernels built from the shared headers
 // take it from here, so that no two pieces declare it with different types.
 __device__ __forceinline__ unsigned char* dynamic_smem() {

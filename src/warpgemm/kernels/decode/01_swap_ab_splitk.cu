@@ -34,10 +34,7 @@ decode_swap_ab_splitk(const T* __restrict__ A, const T* __restrict__ B, TC* __re
                       int K, int lda, int ldb, int ldc, const T* __restrict__ bias, float* workspace,
                       int* counters) {
     using namespace wg;
-    static_assert(A_ROW && !B_ROW, "the decode kernel reads A row-major (tokens, K) and B = W^T, W (N, K) "
-                                   "row-major, both k-contiguous");
-    static_assert(is_16bit_float<T>, "T must be wg::half_t or wg::bf16_t");
-    static_assert(is_16bit_float<TC> || same_type<TC, float>::value, "TC must be half_t, bf16_t or float");
+    static_assert(LinearDecodeOperands<A_ROW, B_ROW, T, TC>::ok, "the operands (common/util.cuh)");
     const sm80::BiasStore<TC, T> epilogue{C, ldc, bias};
     sm80::swap_ab_splitk<T, TOKEN_TILES, ROW_GROUPS, WARPS, UNROLL, KSPLIT, L2_256B, sm80::BiasStore<TC, T>, STAGGER>(
         A, B, M, N, K, lda, ldb, epilogue, workspace, counters);

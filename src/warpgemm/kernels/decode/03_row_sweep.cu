@@ -36,10 +36,7 @@ __global__ void __launch_bounds__(THREADS, BLOCKS)
 decode_row_sweep(const T* __restrict__ A, const T* __restrict__ B, TC* __restrict__ C, int M, int N, int K,
                  int lda, int ldb, int ldc, const T* __restrict__ bias) {
     using namespace wg;
-    static_assert(A_ROW && !B_ROW, "the decode kernel reads A row-major (tokens, K) and B = W^T, W (N, K) "
-                                   "row-major, both k-contiguous");
-    static_assert(is_16bit_float<T>, "T must be wg::half_t or wg::bf16_t");
-    static_assert(is_16bit_float<TC> || same_type<TC, float>::value, "TC must be half_t, bf16_t or float");
+    static_assert(LinearDecodeOperands<A_ROW, B_ROW, T, TC>::ok, "the operands (common/util.cuh)");
     static_assert(TOKENS == 1 || TOKENS == 2 || TOKENS == 4 || TOKENS == 8, "TOKENS: 1, 2, 4 or 8 tokens a launch");
     static_assert(THREADS % 32 == 0 && THREADS >= 64 && THREADS <= 1024, "THREADS: whole warps, 64 to 1024");
     static_assert(UNROLL >= 1 && ROWS % UNROLL == 0, "ROWS must be a multiple of UNROLL, the rows read at once");

@@ -41,10 +41,7 @@ __global__ void __launch_bounds__(THREADS, 1)
 decode_row_sweep_mma(const T* __restrict__ A, const T* __restrict__ B, TC* __restrict__ C, int M, int N, int K,
                      int lda, int ldb, int ldc, const T* __restrict__ bias) {
     using namespace wg;
-    static_assert(A_ROW && !B_ROW, "the decode kernel reads A row-major (tokens, K) and B = W^T, W (N, K) "
-                                   "row-major, both k-contiguous");
-    static_assert(is_16bit_float<T>, "T must be wg::half_t or wg::bf16_t");
-    static_assert(is_16bit_float<TC> || same_type<TC, float>::value, "TC must be half_t, bf16_t or float");
+    static_assert(LinearDecodeOperands<A_ROW, B_ROW, T, TC>::ok, "the operands (common/util.cuh)");
     static_assert(TOKENS == 8 || TOKENS == 16, "TOKENS: 8 or 16, the token rows of the mma (g, and g + 8)");
     static_assert(THREADS % 32 == 0 && THREADS >= 8 * TOKENS && THREADS <= 512,
                   "THREADS: whole warps, at least 8 * TOKENS (a thread a sum of the pass) and at most 512");
