@@ -36,7 +36,7 @@ def _load(path: str | None) -> dict[str, Any] | None:
     return None if path is None else json.loads(Path(path).read_text())
 
 
-def _pairs(result: dict[str, Any], graphs: bool) -> dict[Shape, tuple[dict[str, Any], dict[str, Any]]]:
+def _pairs(result: dict[str, Any]) -> dict[Shape, tuple[dict[str, Any], dict[str, Any]]]:
     """(cuBLAS's row, ours) for every shape of a benchmark with one kernel of ours."""
     base: dict[Shape, dict[str, Any]] = {}
     ours: dict[Shape, dict[str, Any]] = {}
@@ -65,7 +65,7 @@ def _mark(ok: bool) -> str:
 
 
 def decode_lines(result: dict[str, Any]) -> Iterable[str]:
-    pairs = _pairs(result, graphs=True)
+    pairs = _pairs(result)
     bandwidth = result["context"].get("read_bandwidth_gbps")
     ratios = {s: _ratio(p, True) for s, p in pairs.items()}
     yield (f"decode suite: median {statistics.median(ratios.values()):.3f}x cuBLAS over {len(ratios)} shapes, "
@@ -92,7 +92,7 @@ def decode_lines(result: dict[str, Any]) -> Iterable[str]:
 
 
 def square_lines(result: dict[str, Any], dtype: str) -> Iterable[str]:
-    pairs = _pairs(result, graphs=False)
+    pairs = _pairs(result)
     ratios = {s: _ratio(p, False) for s, p in pairs.items() if 2048 <= s[0] <= 16384 and s[0] == s[1] == s[2]}
     if ratios:
         median = statistics.median(ratios.values())
@@ -112,7 +112,7 @@ def square_lines(result: dict[str, Any], dtype: str) -> Iterable[str]:
 
 
 def llm_lines(result: dict[str, Any]) -> Iterable[str]:
-    pairs = _pairs(result, graphs=False)
+    pairs = _pairs(result)
     ratios = {s: _ratio(p, False) for s, p in pairs.items() if s[0] >= 1024}
     if ratios:
         median = statistics.median(ratios.values())
