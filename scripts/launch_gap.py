@@ -15,6 +15,14 @@ every launch reads operands cold in L2.
 
     python scripts/launch_gap.py [--shapes 4096x2048x2048 ...] [--reps 20] [--dependent on|off|both]
     python scripts/launch_gap.py --switch [--shapes 4096x1024x2048] [--json F]
+    python scripts/launch_gap.py --events [--shapes 1024x4096x4096 ...] [--reps 30] [--json F]
+
+``--events`` times cuBLAS and warpgemm as ``warpgemm bench`` does (``timing.interleaved``: events
+around each launch, rounds behind a hold, the order turned every round) under the profiler, and
+sets each launch's event time beside its kernel's duration on the timeline, per candidate and
+per place in the round: what the events add to the kernel, and what going first or second does
+to it, with dependent launches on and off, for ``auto`` and rung 06 in single blocks and in
+2-block clusters.
 
 ``--switch`` measures what a change of kernel costs instead: on each shape, rung 06 (CLUSTER = 1)
 alone, then in one rotation with a second function of rung 06 (GROUP = 16, another
@@ -69,18 +77,23 @@ def _timeline(sequence, reps: int) -> list[dict]:
             for label, fn in sequence:
                 fn(i)
         torch.cuda.synchronize()
-    with tempfile.TemporaryDirectory() as d:
-        path = os.path.join(d, "trace.json")
-        prof.export_chrome_trace(path)
-        events = json.load(open(path))["traceEvents"]
-    kernels = sorted((e for e in events if e.get("cat") == "kernel"), key=lambda e: e["ts"])
-    kernels = [k for k in kernels if "spin_kernel" not in k["name"] and "sleep" not in k["name"].lower()]
+    kernels = _trace_kernels(prof)
     labels = [label for _ in range(reps) for label, _ in sequence]
     if len(kernels) != len(labels):
         raise RuntimeError(f"expected {len(labels)} kernels on the timeline, found {len(kernels)}: "
                            f"{sorted({k['name'][:40] for k in kernels})}")
     return [{"label": lb, "start": k["ts"], "end": k["ts"] + k["dur"], "name": k["name"]}
             for lb, k in zip(labels, kernels)]
+
+
+def _trace_kernels(prof: torch.profiler.profile) -> list[dict]:
+    """The kernels on a profile's GPU timeline in start order, the holds left out."""
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "trace.json")
+        prof.export_chrome_trace(path)
+        events = json.load(open(path))["traceEvents"]
+    kernels = sorted((e for e in events if e.get("cat") == "kernel"), key=lambda e: e["ts"])
+    return [k for k in kernels if "spin_kernel" not in k["name"] and "sleep" not in k["name"].lower()]
 
 
 def _summary(tl: list[dict]) -> dict[str, dict[str, float]]:
@@ -146,6 +159,61 @@ def _rotations(text: str, rotations: dict, reps: int) -> list[dict]:
     return out
 
 
+def events(text: str, reps: int, dependent: list[str]) -> list[dict]:
+    """Per candidate and per place in the round (first after the hold, or second), the medians
+    of event time, timeline duration and their difference, over ``reps`` cycles of interleaved
+    rounds timed as ``warpgemm bench`` times them (the order turned every round)."""
+    m, n, k = parse_shape(text)
+    sets = cold_sets(m, n, k)
+    count = len(sets)
+    k6 = "hopper/06_tma_store_epilogue"
+    runners = {
+        "cuBLAS": lambda i: torch.matmul(sets[i % count][0], sets[i % count][1]),
+        "auto": lambda i: warpgemm.matmul(sets[i % count][0], sets[i % count][1]),
+        "06 CLUSTER=1": lambda i: warpgemm.matmul(sets[i % count][0], sets[i % count][1], kernel=k6, CLUSTER=1),
+        "06 CLUSTER=2": lambda i: warpgemm.matmul(sets[i % count][0], sets[i % count][1], kernel=k6, CLUSTER=2),
+    }
+    out = []
+    was = launch.dependent_launch_enabled()
+    try:
+        for dep in dependent:
+            launch.set_dependent_launch(dep == "on")
+            plan.clear()
+            for pick in (["cuBLAS", "auto"], ["cuBLAS", "06 CLUSTER=1"], ["cuBLAS", "06 CLUSTER=2"]):
+                chosen = {label: runners[label] for label in pick}
+                for fn in chosen.values():  # compile and plan outside the profile
+                    fn(0)
+                torch.cuda.synchronize()
+                with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
+                    timed = timing.interleaved(chosen, count, min_rounds=reps, max_rounds=2 * reps, warmup=2)
+                    torch.cuda.synchronize()
+                rounds = len(timed[pick[0]].ms)
+                kernels = _trace_kernels(prof)[-rounds * len(pick):]  # the timed rounds (the warm-up's come first)
+                if len(kernels) != rounds * len(pick):
+                    raise RuntimeError(f"{len(kernels)} kernels on the timeline for {rounds} rounds of {pick}")
+                row = {"shape": text, "dependent": dep, "pair": pick, "kernels": {}}
+                for r in range(rounds):
+                    order = pick[r % len(pick):] + pick[:r % len(pick)]
+                    for place, label in enumerate(order):
+                        kernel = kernels[r * len(pick) + place]
+                        cell = row["kernels"].setdefault(f"{label}, {('first', 'second')[place]}",
+                                                         {"event": [], "duration": [], "name": kernel["name"][:60]})
+                        cell["event"].append(timed[label].ms[r] * 1e3)
+                        cell["duration"].append(kernel["dur"])
+                for cell in row["kernels"].values():
+                    cell.update(event_us=statistics.median(cell["event"]), duration_us=statistics.median(cell["duration"]),
+                                event_minus_duration_us=statistics.median(a - b for a, b in zip(cell.pop("event"),
+                                                                                                cell.pop("duration"))))
+                out.append(row)
+                print(f"{text} dependent={dep:3} " + "  ".join(
+                    f"{lb}: events {v['event_us']:.1f} dur {v['duration_us']:.1f} (+{v['event_minus_duration_us']:.1f})"
+                    for lb, v in sorted(row["kernels"].items())), flush=True)
+    finally:
+        launch.set_dependent_launch(was)
+        plan.clear()
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--shapes", nargs="+", default=["4096x2048x2048", "4096x1024x2048", "4096x4096x4096"])
@@ -153,12 +221,17 @@ def main() -> None:
     ap.add_argument("--dependent", choices=["on", "off", "both"], default="both")
     ap.add_argument("--json", default=None)
     ap.add_argument("--switch", action="store_true", help="what a change of kernel costs (see above)")
+    ap.add_argument("--events", action="store_true", help="what events add to each kernel's time (see above)")
     args = ap.parse_args()
     try:
         shapes = [parse_shape(text) for text in args.shapes]
     except ValueError as e:
         ap.error(str(e))
     results = []
+    if args.events:
+        for text in args.shapes:
+            results += events(text, args.reps, ["on", "off"] if args.dependent == "both" else [args.dependent])
+        args.shapes = []
     if args.switch:
         for text in args.shapes:
             results += switch(text, args.reps)

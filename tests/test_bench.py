@@ -56,6 +56,41 @@ def test_paired_ratio_is_the_median_of_per_round_ratios():
     assert timing.paired_ratio(cand, base) == 2.0
 
 
+def test_times_and_ratios_are_taken_over_whole_cycles_of_rounds():
+    # Two candidates, each 1 ms slower in the second place of a round: over a cycle of two
+    # rounds each took both places, and the bias cancels.
+    cand = timing.Timings("k", [10.0, 11.0, 10.0, 11.0, 10.0], cycle=2)  # the fifth round: no whole cycle
+    base = timing.Timings("b", [11.0, 10.0, 11.0, 10.0, 11.0], cycle=2)
+    assert cand.cycle_ms() == [10.5, 10.5]
+    assert cand.median_ms == base.median_ms == 10.5
+    assert timing.paired_ratio(cand, base) == 1.0
+
+
+def test_interleaved_rounds_turn_the_order_so_every_candidate_takes_every_place(monkeypatch):
+    order = []
+
+    class Event:  # each launch's time: its place in the round, in ms
+        def __init__(self, **_):
+            self.place = 0
+
+        def record(self):  # the end event's place: the launches so far in this round
+            self.place = (len(order) - 1) % 3 + 1
+
+        def elapsed_time(self, end):
+            return float(end.place)
+
+    monkeypatch.setattr(torch.cuda, "Event", Event)
+    monkeypatch.setattr(torch.cuda, "synchronize", lambda: None)
+    monkeypatch.setattr(timing, "hold", lambda ms: None)
+    monkeypatch.setattr(timing, "_sleep_cycles_per_ms", lambda: 1.0)
+    runners = {name: (lambda i, name=name: order.append(name)) for name in "abc"}
+    times = timing.interleaved(runners, 1, min_rounds=2, max_rounds=6, target_seconds=0.0, warmup=0)
+    assert order == list("abc" "bca" "cab" "abc" "bca" "cab")  # two cycles of three rounds
+    assert {label: t.ms for label, t in times.items()} == {
+        "a": [1.0, 3.0, 2.0] * 2, "b": [2.0, 1.0, 3.0] * 2, "c": [3.0, 2.0, 1.0] * 2}
+    assert all(t.cycle == 3 and t.median_ms == 2.0 for t in times.values())
+
+
 def _result():
     ctx = {"gpu": "Test GPU", "sm_count": 4, "driver": "1.0", "cuda_torch": "13.0",
            "torch": "2.x", "date": "2026-11-22T00:00:00+00:00"}

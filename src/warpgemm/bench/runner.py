@@ -202,7 +202,8 @@ def bench_case(case: Case, choices: list[Choice], dtype: torch.dtype = torch.flo
         graphs = {label: timing.capture(runners[label], n_sets) for label in times}
         graph_times = timing.interleaved({label: (lambda i, g=g: g.replay()) for label, g in graphs.items()},
                                          1, min_rounds=min_rounds, target_seconds=target_seconds / 2)
-        graph_times = {label: timing.Timings(label, [ms / n_sets for ms in t.ms]) for label, t in graph_times.items()}
+        graph_times = {label: timing.Timings(label, [ms / n_sets for ms in t.ms], t.cycle)
+                       for label, t in graph_times.items()}
         del graphs
     rows = []
     for label, t in times.items():
@@ -281,15 +282,17 @@ def run(cases: list[Case], choices: list[Choice], *, suite: str, family: str,
         "family": family, "suite": suite, "dtype": _short(dtype), "context": ctx,
         "ceiling": ceilings,
         "method": {
-            "timing": "CUDA events around each call; median of interleaved rounds "
-                      f"(>= {min_rounds}); ratio = median of per-round kernel/baseline times",
+            "timing": "CUDA events around each call; interleaved rounds, the candidates' order turned by one "
+                      "place each round; a cycle = as many rounds as candidates, so that each takes every place "
+                      f"once; median over cycles (>= {min_rounds}) of the cycle's mean time; "
+                      "ratio = median over cycles of kernel/baseline mean times",
             "cold_inputs": "rotating input sets so each launch reads data evicted from L2 "
                            "(>= 2x L2 of other traffic since its last use)",
             "inputs": "torch.randn, fresh per shape",
             "graph": f"shapes whose fastest call takes under {GRAPH_BELOW_MS} ms are also timed as CUDA-graph "
                      "replays (a graph calls the candidate once on every input set; graph_ms is per call), "
                      "interleaved; "
-                     "graph_speedup = median of per-round baseline/candidate graph times",
+                     "graph_speedup = median over cycles of baseline/candidate graph times",
             "ceiling": "the mma.sync ceiling loop on random operands takes a turn in every round; "
                        "of_ceiling = kernel TFLOP/s / the loop's TFLOP/s for that shape",
             "reference": "float64 torch.matmul on the first input set",

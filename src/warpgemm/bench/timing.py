@@ -10,6 +10,13 @@ longer than the host takes to enqueue the whole round. Without it, the first can
 starts on an idle GPU and its events bracket the host's launch latency as well as the kernel (tens
 of microseconds: at 4096 x 2048 x 2048 it doubled cuBLAS's time, the baseline going first). With
 it, every launch of the round waits in the queue and its events bracket the kernel alone.
+
+The order of the candidates turns by one place every round, so that in each cycle of rounds
+every candidate takes every place once. A kernel's time depends on its place in the round: on an
+H100, in rounds of cuBLAS and rung 06, whichever ran second took 3-4 us longer at 1024 x 4096 x
+4096 (48 us against 44-45 us on the kernel timeline) and 4-6 us less at 4096^3 (171-175 us
+against 178-182 us), for cuBLAS and rung 06 alike. With a fixed order that bias went into every
+ratio. Times and ratios are therefore taken over whole cycles.
 """
 
 from __future__ import annotations
@@ -28,12 +35,22 @@ Runner = Callable[[int], torch.Tensor]
 
 @dataclass
 class Timings:
+    """One candidate's time in each round (``ms``, in round order), and the rounds in a cycle:
+    over ``cycle`` consecutive rounds, every candidate took every place in the round once."""
     label: str
     ms: list[float]
+    cycle: int = 1
+
+    def cycle_ms(self) -> list[float]:
+        """The mean time of each whole cycle of rounds: each place in the round's order weighs
+        the same in every sample."""
+        c = max(1, self.cycle)
+        return [sum(self.ms[i:i + c]) / c for i in range(0, len(self.ms) - c + 1, c)]
 
     @property
     def median_ms(self) -> float:
-        return statistics.median(self.ms)
+        """The median over cycles of the cycle's mean time."""
+        return statistics.median(self.cycle_ms())
 
 
 def sets_needed(working_set_bytes: int, l2_bytes: int, candidates: int) -> int:
@@ -79,10 +96,13 @@ def hold(ms: float) -> None:
 
 def interleaved(runners: dict[str, Runner], n_sets: int, *, min_rounds: int = 20,
                 max_rounds: int = 200, target_seconds: float = 1.0, warmup: int = 2) -> dict[str, Timings]:
-    """Time every runner in interleaved rounds; at least ``min_rounds`` rounds, more for fast
-    candidates until about ``target_seconds`` of measured time per candidate set. Each round
-    waits behind a :func:`hold` twice as long as the host took to enqueue the last one."""
+    """Time every runner in interleaved rounds; at least ``min_rounds`` cycles of rounds (a
+    cycle: as many rounds as runners, the order turned by one place each round), more for fast
+    candidates until about ``target_seconds`` of measured time per candidate set, up to
+    ``max_rounds`` rounds where that is more than ``min_rounds`` cycles. Each round waits behind a
+    :func:`hold` twice as long as the host took to enqueue the last one."""
     labels = list(runners)
+    cycle = len(labels)
     slot = 0
     host_ms = 0.0
     for _ in range(warmup):
@@ -94,14 +114,14 @@ def interleaved(runners: dict[str, Runner], n_sets: int, *, min_rounds: int = 20
     torch.cuda.synchronize()
     _sleep_cycles_per_ms()
 
-    results = {label: Timings(label, []) for label in labels}
-    rounds = min_rounds
+    results = {label: Timings(label, [], cycle) for label in labels}
+    rounds = min_rounds * cycle
     r = 0
     while r < rounds:
         events = []
         hold(2 * host_ms + 0.05)
         t0 = time.perf_counter()
-        for label in labels:
+        for label in labels[r % cycle:] + labels[:r % cycle]:
             start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
             start.record()
             runners[label](slot % n_sets)
@@ -113,15 +133,17 @@ def interleaved(runners: dict[str, Runner], n_sets: int, *, min_rounds: int = 20
         for label, start, end in events:
             results[label].ms.append(start.elapsed_time(end))
         r += 1
-        if r == min_rounds:
+        if r == min_rounds * cycle:
             round_s = sum(t.median_ms for t in results.values()) / 1e3
-            rounds = max(min_rounds, min(max_rounds, int(target_seconds / max(round_s, 1e-9))))
+            wanted = min(max_rounds, int(target_seconds / max(round_s, 1e-9)))
+            rounds = max(r, wanted // cycle * cycle)
     return results
 
 
 def paired_ratio(candidate: Timings, baseline: Timings) -> float:
-    """Median over rounds of candidate_time / baseline_time."""
-    return statistics.median(c / b for c, b in zip(candidate.ms, baseline.ms))
+    """Median over cycles of rounds of candidate_time / baseline_time, each the ratio of the
+    cycle's mean times (a cycle of one round: per-round ratios)."""
+    return statistics.median(c / b for c, b in zip(candidate.cycle_ms(), baseline.cycle_ms()))
 
 
 def capture(runner: Runner, n_sets: int) -> torch.cuda.CUDAGraph:
