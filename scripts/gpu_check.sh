@@ -2,7 +2,7 @@
 # Build, test and benchmark warpgemm on a GPU machine in one call, from the source tree.
 #
 #   scripts/gpu_check.sh [STEP ...]     steps: info tests ceiling bench host hopper hopper_results
-#                                       targets cute decode igemm hopper_ncu clocks occupancy pack ncu
+#                                       targets cute decode igemm hopper_ncu ncu_pair clocks occupancy pack ncu
 #                                       stalls
 #                                       (default: info tests ceiling bench)
 #   PYTEST_ARGS="-k sgemm" BENCH_ARGS="sgemm --suite square" scripts/gpu_check.sh tests bench
@@ -245,6 +245,18 @@ PY
       done
       ncu --query-metrics --chip gh100 2>/dev/null | grep -iE 'gmma|pipe_tensor' > "$OUT/ncu_tensor_metrics.txt"
       summary+=("clocks: $(tr '\n' ';' < "$OUT/clocks.log")") ;;
+    ncu_pair)
+      # cuBLAS and auto side by side under ncu at NCU_SHAPE (default 4096^3, bf16, Linear layout):
+      # time, clock, SM throughput, L2 and DRAM traffic, instructions and where warps wait.
+      m=gpu__time_duration.sum,sm__cycles_elapsed.avg.per_second,sm__cycles_active.avg
+      m=$m,sm__throughput.avg.pct_of_peak_sustained_elapsed,dram__throughput.avg.pct_of_peak_sustained_elapsed
+      m=$m,lts__t_sector_hit_rate.pct,lts__t_sectors_srcunit_tex.sum,smsp__inst_executed.sum
+      for r in long_scoreboard barrier wait math_pipe_throttle mio_throttle sleeping; do
+        m=$m,smsp__average_warps_issue_stalled_${r}_per_issue_active.ratio
+      done
+      timeout 150 ncu --clock-control none --metrics $m -k regex:"nvjet|hopper_" -s 4 -c 2 \
+        python3 scripts/ncu_pair.py ${NCU_SHAPE:-4096 4096 4096} > "$OUT/ncu_pair.log" 2>&1
+      summary+=("ncu_pair: exit $? ($OUT/ncu_pair.log)") ;;
     hopper_ncu)
       # One ncu pass per Hopper rung at 4096^3 bf16 (Linear layout): tensor-pipe (wgmma) activity,
       # DRAM and L2, and where warps wait. docs/hopper.md quotes these.
