@@ -25,9 +25,15 @@ SPLIT_SHAPE = (300, 700, 3001)
 LAYOUTS = [("row", "row"), ("row", "col"), ("col", "row"), ("col", "col")]
 VARIANTS = ["hopper/06_tma_store_epilogue:BM=256,BN=128,CLUSTER=1",
             "hopper/06_tma_store_epilogue:BM=256,BN=128,CLUSTER=2",
-            "hopper/06_tma_store_epilogue:BN=192"]
+            "hopper/06_tma_store_epilogue:BN=192",
+            "hopper/06_tma_store_epilogue:HOLD=1", "hopper/06_tma_store_epilogue:HOLD=1,CLUSTER=2",
+            "hopper/06_tma_store_epilogue:HOLD=1,BM=256,BN=128"]
 """Parameter choices whose code the defaults do not reach: 256-row tiles (two 128-row consumers),
-and 128 x 192 tiles (three 64-wide slabs of B and of C)."""
+128 x 192 tiles (three 64-wide slabs of B and of C), and tiles stored beside the next tile's
+wgmma (HOLD = 1; HOLD_SHAPE gives blocks more than one tile)."""
+HOLD_SHAPE = (1100, 4200, 130)
+"""153 tiles of 128 x 256 on 132 SMs, 3 k-tiles each: some blocks store a tile beside the next one's
+wgmma, and the 4th slab after its main loop."""
 
 
 def _operand(rows: int, cols: int, layout: str) -> torch.Tensor:
@@ -38,24 +44,26 @@ def _operand(rows: int, cols: int, layout: str) -> torch.Tensor:
 
 def main(names: list[str]) -> int:
     names = names or [s.name for s in catalog.kernels("hopper")] + VARIANTS
-    worst = 0.0
+    worst = 0.0  # as a fraction of the output type's tolerance
     for text in names:
         name, chosen = parse_kernel(text)
         splits = catalog.get(name).last_wave is not None and chosen.get("CLUSTER", 1) == 1
-        for m, n, k in SHAPES + ([SPLIT_SHAPE] if splits else []):
+        held = chosen.get("HOLD", 0) == 1  # held sums are 16-bit: a bf16 C
+        odt, tol = (torch.bfloat16, 8e-3) if held else (torch.float32, 2e-3)
+        for m, n, k in SHAPES + ([SPLIT_SHAPE] if splits else []) + ([HOLD_SHAPE] if held else []):
             params = {**chosen, **({"SPLITS": 3} if (m, n, k) == SPLIT_SHAPE else {})}
             for la, lb in LAYOUTS:
                 a, b = _operand(m, k, la), _operand(k, n, lb)
-                out = torch.full((m, n), float("nan"), dtype=torch.float32, device="cuda")
-                warpgemm.matmul(a, b, kernel=name, out=out, out_dtype=torch.float32, **params)
+                out = torch.full((m, n), float("nan"), dtype=odt, device="cuda")
+                warpgemm.matmul(a, b, kernel=name, out=out, out_dtype=odt, **params)
                 torch.cuda.synchronize()
                 ref = a.double() @ b.double()
                 err = float((out.double() - ref).norm() / ref.norm())
                 nan = int(torch.isnan(out).sum())
-                worst = max(worst, err if nan == 0 else float("inf"))
+                worst = max(worst, err / tol if nan == 0 else float("inf"))
                 print(f"{text:<36} {m}x{n}x{k} {la[0]}{lb[0]}  rel err {err:.2e}  unwritten {nan}", flush=True)
-    print(f"worst rel err {worst:.2e}")
-    return 0 if worst <= 2e-3 else 1
+    print(f"worst rel err {worst:.2f} of the tolerance")
+    return 0 if worst <= 1.0 else 1
 
 
 if __name__ == "__main__":

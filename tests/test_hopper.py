@@ -135,6 +135,33 @@ def test_128_x_192_tiles_compile_in_every_layout_without_spills_or_serialised_wg
     assert not re.search(r"C75\d\d|wgmma.*serializ", k.log), k.log
 
 
+HELD = [{"HOLD": 1}, {"HOLD": 1, "CLUSTER": 2}, {"HOLD": 1, "BN": 192}, {"HOLD": 1, "BM": 256, "BN": 128},
+        {"HOLD": 1, "BM": 256, "BN": 128, "CLUSTER": 2}]
+HELD_IDS = ["single", "clusters", "128x192", "256x128", "256x128-clusters"]
+
+
+@pytest.mark.parametrize("params", HELD, ids=HELD_IDS)
+@pytest.mark.parametrize("la,lb", LAYOUTS)
+def test_holding_the_sums_for_the_next_tiles_wgmma_compiles_without_spills_or_serialised_wgmma(params, la, lb):
+    # HOLD = 1 keeps a tile's sums as 16-bit pairs (64 registers a thread) through the next tile's
+    # main loop and stages them beside its wgmma: no spill, and no code that makes ptxas serialise
+    # the wgmma (C7510-C7515).
+    for out in ("bfloat16", "float32"):  # fp32 C takes the plain epilogue
+        k = warpgemm.compile("hopper/06_tma_store_epilogue", "sm_90a", a_layout=la, b_layout=lb,
+                             in_dtype="bfloat16", out_dtype=out, **params)
+        assert k.spill_bytes == 0 and k.stack_bytes == 0, k.log
+        assert not re.search(r"C75\d\d|wgmma.*serializ", k.log), k.log
+
+
+def test_holding_is_refused_by_name_outside_zero_and_one():
+    from warpgemm.errors import CompileError
+
+    with pytest.raises(CompileError, match=r"HOLD = 0 \(store each tile"):
+        warpgemm.compile("hopper/06_tma_store_epilogue", "sm_90a", a_layout="row", b_layout="col", HOLD=2)
+    assert not catalog.get("hopper/06_tma_store_epilogue").valid(
+        catalog.get("hopper/06_tma_store_epilogue").resolve({"HOLD": 2}))
+
+
 @pytest.mark.parametrize("name", RUNGS)
 def test_every_point_of_a_rungs_tuning_space_that_is_valid_compiles(name):
     spec = catalog.get(name)
@@ -342,6 +369,40 @@ def test_128_x_192_tiles_split_over_k_in_the_last_wave_match_float64(m, n, k, sp
            BN=192, SPLITS=splits)
 
 
+HELD_CASES = [(params, shape, lay, DTYPE_PAIRS[(si + li + pi) % 4], (si + li) % 2 == 0)
+              for pi, params in enumerate(HELD) for si, shape in enumerate(RAGGED) for li, lay in enumerate(LAYOUTS)]
+
+
+@pytest.mark.gpu
+@needs_hopper
+@pytest.mark.parametrize("params,shape,layouts,dtypes,bias", HELD_CASES)
+def test_tiles_stored_beside_the_next_tiles_wgmma_match_float64(params, shape, layouts, dtypes, bias):
+    # HOLD = 1: a tile's sums wait in registers as 16-bit pairs and go out one slab a k-tile while
+    # the next tile multiplies (an fp32 C takes the plain epilogue)
+    _check("hopper/06_tma_store_epilogue", *shape, *layouts, dtypes, bias=bias, **params)
+
+
+@pytest.mark.gpu
+@needs_hopper
+@pytest.mark.parametrize("m,n,k", [(4096, 4096, 64), (2048, 3000, 130), (3000, 2048, 200), (1500, 5000, 65)])
+@pytest.mark.parametrize("params", HELD, ids=HELD_IDS)
+def test_held_tiles_of_fewer_k_tiles_than_slabs_are_stored_whole_before_the_next_is_held(m, n, k, params):
+    # Many tiles a block, each of 1-4 k-tiles: the slabs a tile's successor had no k-tile for go
+    # out after its main loop, before its own sums are held
+    _check("hopper/06_tma_store_epilogue", m, n, k, "row", "col", ("bfloat16", "bfloat16"), bias=True, **params)
+
+
+@pytest.mark.gpu
+@needs_hopper
+@pytest.mark.parametrize("m,n,k,splits", [(300, 700, 3001, 3), (1100, 4096, 1024, 4), (257, 129, 2053, 16),
+                                          (256, 4096, 4096, 0)])
+@pytest.mark.parametrize("tile", [{}, {"BM": 256, "BN": 128}, {"BN": 192}], ids=["128x256", "256x128", "128x192"])
+def test_held_tiles_with_a_last_wave_split_over_k_match_float64(m, n, k, splits, tile):
+    # The last unit of a split tile holds the tile's full sums; the other units hold nothing
+    _check("hopper/06_tma_store_epilogue", m, n, k, "row", "col", ("bfloat16", "bfloat16"), bias=True,
+           HOLD=1, CLUSTER=1, SPLITS=splits, **tile)
+
+
 LAYOUT_CASES = [(rung, lay, dt) for rung in RUNGS for lay in LAYOUTS for dt in DTYPE_PAIRS]
 
 
@@ -443,7 +504,8 @@ def test_unaligned_inputs_take_the_aligned_copy_and_stay_correct():
 @pytest.mark.gpu
 @needs_hopper
 @pytest.mark.parametrize("n,offset", [(1029, 0), (1024, 1), (1000, 0)])
-@pytest.mark.parametrize("tile", [{}, {"BM": 256, "BN": 128}, {"CLUSTER": 2}, {"SPLITS": 3}])
+@pytest.mark.parametrize("tile", [{}, {"BM": 256, "BN": 128}, {"CLUSTER": 2}, {"SPLITS": 3}, {"HOLD": 1},
+                                  {"HOLD": 1, "SPLITS": 3}])
 def test_a_c_that_tma_cannot_store_to_is_stored_by_the_warpgroups_and_nothing_else_is_written(n, offset, tile):
     # Rung 06 stores C with TMA where C's rows are 16-byte multiples apart and its base is
     # 16-byte aligned. Otherwise (an odd N, or an output that starts one element into its

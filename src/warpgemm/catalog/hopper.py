@@ -185,7 +185,7 @@ HOPPER: tuple[KernelSpec, ...] = (
     _f(6, "the epilogue through stmatrix, shared memory and TMA stores, overlapped with the next "
           "tile's mainloop", "tma_store_epilogue", "hopper_tma_store_epilogue",
        params={"BM": 128, "BN": 256, "BK": 64, "STAGES": 4, "GROUP": 8, "CLUSTER": 1, "IN_FLIGHT": 0,
-               "SPLITS": 0},
+               "HOLD": 0, "SPLITS": 0},
        dependent_launch=True, threads=lambda p: 128 * (1 + consumers(p)), persistent=True, smem_bytes=_smem_staged,
        abi=_tma_store_args, last_wave=last_wave, workspace=split_scratch, counters=split_counters,
        host_params=("SPLITS",),
@@ -196,5 +196,5 @@ HOPPER: tuple[KernelSpec, ...] = (
        valid=lambda p: ((_valid_for((64, 128), smem=_smem_staged)(p) or _valid_for((256,), (128,), _smem_staged)(p))
                         and p["GROUP"] >= 1
                         and p["CLUSTER"] in (1, 2) and (p["CLUSTER"] == 1 or p["BN"] in (128, 256))
-                        and p["IN_FLIGHT"] in (0, 1) and 0 <= p["SPLITS"] <= MAX_SPLITS)),
+                        and p["IN_FLIGHT"] in (0, 1) and p["HOLD"] in (0, 1) and 0 <= p["SPLITS"] <= MAX_SPLITS)),
 )

@@ -13,6 +13,13 @@
 // order, warp-specialised, and with CLUSTER = 1 rung 04's K split of the last wave's tiles. The staging costs 16 KB per consumer warpgroup, which is why the
 // pipeline keeps 4 stages of 128 x 256 x 64 at most (192 KB + 32 KB of the 227 KB).
 //
+// HOLD = 1 (a 16-bit C) stores each tile while the next one multiplies (HeldTmaStoreEpilogue): the
+// warpgroups end a tile by converting its sums to 16-bit pairs held in registers, and stage and
+// store one slab a k-tile beside the next tile's wgmma. With HOLD = 0 both consumer warpgroups
+// stage and store a whole tile before their next wgmma, and the tensor cores wait: at 4096^3 on
+// an H100 the kernel ran 0.97x cuBLAS with that epilogue and 1.01x with none (docs/hopper.md,
+// "What the epilogue costs"). An fp32 C takes HOLD = 0's epilogue whatever HOLD says.
+//
 // BM = 256 (with BN = 128) gives each of the two consumer warpgroups 128 rows: two m64nBNk16 a
 // k-step into two sets of accumulators (sm90/warpgroup_mma.cuh), the shape cuBLAS runs at the
 // Llama prefill's GEMMs (256 x 128), where BM = 128 gives each 64 x BN.
@@ -33,7 +40,7 @@
 // dynamic shared memory. `workspace`, `counters` and `splits` as rung 04 (CLUSTER = 1 only;
 // clusters take splits = 1).
 template <bool A_ROW, bool B_ROW, typename T, typename TC, int BM, int BN, int BK, int STAGES, int GROUP,
-          int CLUSTER, int IN_FLIGHT>
+          int CLUSTER, int IN_FLIGHT, int HOLD>
 __global__ void __launch_bounds__(BM == 64 ? 256 : 384, 1)
 hopper_tma_store_epilogue(const __grid_constant__ wg::TmaDescriptor tma_a,
                           const __grid_constant__ wg::TmaDescriptor tma_b,
@@ -42,7 +49,10 @@ hopper_tma_store_epilogue(const __grid_constant__ wg::TmaDescriptor tma_a,
                           float* __restrict__ workspace, int* __restrict__ counters, int splits) {
     using namespace wg;
     using Mainloop = sm90::WarpSpecializedMainloop<T, BM, BN, BK, STAGES, A_ROW, B_ROW, CLUSTER, IN_FLIGHT>;
-    using Epilogue = sm90::TmaStoreEpilogue<TC, T, BN>;
+    static_assert(HOLD == 0 || HOLD == 1, "HOLD = 0 (store each tile, then multiply the next) or 1 (store it beside "
+                                          "the next tile's wgmma)");
+    using Epilogue = typename pick<HOLD == 1 && sizeof(TC) == 2, sm90::HeldTmaStoreEpilogue<TC, T, BN>,
+                                   sm90::TmaStoreEpilogue<TC, T, BN>>::type;
     constexpr int STAGING_OFFSET = (Mainloop::SMEM_BYTES + 1023) / 1024 * 1024;
     static_assert(STAGING_OFFSET + Mainloop::CONSUMERS * Epilogue::BYTES_PER_CONSUMER <= 227 * 1024,
                   "the stages and the epilogue's staging do not fit in 227 KB: lower STAGES or BN");
@@ -58,7 +68,8 @@ hopper_tma_store_epilogue(const __grid_constant__ wg::TmaDescriptor tma_a,
         __syncthreads();
     }
 
-    Epilogue epilogue{{&tma_c, C, ldc, M, N, c_tma != 0}, bias, smem_u32(dynamic_smem()) + STAGING_OFFSET};
+    Epilogue epilogue{sm90::TmaStoreEpilogue<TC, T, BN>{
+        {&tma_c, C, ldc, M, N, c_tma != 0}, bias, smem_u32(dynamic_smem()) + STAGING_OFFSET}};
     if constexpr (CLUSTER == 1) {
         sm90::persistent_split_k<Mainloop, GROUP>(&tma_a, &tma_b, M, N, K, epilogue, workspace, counters, splits);
     } else {

@@ -144,6 +144,48 @@ __device__ __forceinline__ void store_slabs(const SlabTarget<TC>& out, uint32_t 
     }
 }
 
+// stmatrix .x4 of the 16-column group q of a slab of 16-bit C at `buf` (128-byte swizzled): r
+// holds the pairs of fragment column groups 8q' and 8q' + 1 of the slab (q' = 2q, 2q + 1 as
+// above: r = pack(d[4j], d[4j+1]), pack(d[4j+2], d[4j+3]), pack(d[4j+4], ...), ... for j = 2q).
+__device__ __forceinline__ void stage_pairs(uint32_t buf, int q, const uint32_t (&r)[4]) {
+    const int lane = threadIdx.x & 31, warp = (threadIdx.x & 127) >> 5;
+    const int i = lane >> 3;
+    const int row = 16 * warp + 8 * (i & 1) + (lane & 7);
+    const int chunk = 2 * q + (i >> 1);
+    SM90_U32x4_STSM_N::copy(r, buf + row * 128 + ((chunk ^ (row & 7)) << 4));
+}
+
+// Steps 1-3 of store_slabs for one slab at (row0, col0) of C, for HeldTmaStoreEpilogue: through
+// the next of BUFFERS staging buffers of 64 x 128 bytes at `mine`, `fill(buf)` writing the slab
+// into staging buffer `buf`. `slabs_done` counts this warpgroup's slabs: it picks the buffer.
+// Uses named barrier 1 + consumer. (store_slabs keeps its own copy of these steps: routed through
+// this function, the machine code of every shipped instantiation changed, and those were
+// measured as they are.)
+template <typename TC, int BUFFERS, typename Fill>
+__device__ __forceinline__ void put_slab(const SlabTarget<TC>& out, uint32_t mine, int& slabs_done, int consumer,
+                                         int row0, int col0, Fill fill) {
+    constexpr int SLAB_BYTES = 64 * 128;
+    static_assert(BUFFERS == 1 || BUFFERS == 2, "one staging buffer, or two that alternate");
+    const int tid = threadIdx.x & 127;
+    const uint32_t buf = mine + (BUFFERS == 1 ? 0 : (slabs_done & 1) * SLAB_BYTES);
+    if (tid == 0) tma_store_wait_read<BUFFERS - 1>();
+    named_barrier_sync(1 + consumer, 128);
+    fill(buf);
+    if (out.tma) {
+        fence_proxy_async_shared();  // the writes above, visible to the TMA's reads
+        named_barrier_sync(1 + consumer, 128);
+        if (tid == 0) {
+            SM90_TMA_STORE_2D::copy(out.tma_c, buf, col0, row0);
+            tma_store_commit();
+        }
+    } else {
+        // The next slab's first barrier keeps its writes off a buffer still being copied.
+        named_barrier_sync(1 + consumer, 128);
+        copy_slab(buf, out.C, out.ldc, out.M, out.N, row0, col0);
+    }
+    ++slabs_done;
+}
+
 template <typename TC, typename T, int BN>
 struct TmaStoreEpilogue {
     static constexpr int BUFFERS = 2;
@@ -186,6 +228,89 @@ struct TmaStoreEpilogue {
     // Before the block exits: the last stores have read their buffers and written C.
     __device__ __forceinline__ void finish(int) {
         if (out.tma && (threadIdx.x & 127) == 0) tma_store_wait<0>();
+    }
+};
+
+// TmaStoreEpilogue that stores each unit while the next one multiplies (hopper rung 06's HOLD = 1;
+// sm90/warp_specialized_roles.cuh). At the end of a unit the warpgroup only adds the bias and
+// converts its sums to 16-bit pairs, held in registers (ACC / 2 a thread: 64 for a 64 x 256 or
+// 128 x 128 share); then, while the next unit's wgmma run, it stores one slab a k-tile through
+// the same staging buffers and TMA stores. A 16-bit C only: fp32 sums would need all ACC
+// registers again (rung 06 takes TmaStoreEpilogue for an fp32 C).
+template <typename TC, typename T, int BN>
+struct HeldTmaStoreEpilogue : TmaStoreEpilogue<TC, T, BN> {
+    static_assert(sizeof(TC) == 2, "sums are held as 16-bit pairs: a 16-bit C (TmaStoreEpilogue takes fp32 C)");
+    static_assert(BN % 64 == 0, "a 64-row block goes out in slabs of 64 columns: BN a multiple of 64");
+    static constexpr bool HOLDS = true;
+    static constexpr int SLABS = BN / 64;  // slabs of a 64-row block
+
+    __device__ explicit HeldTmaStoreEpilogue(const TmaStoreEpilogue<TC, T, BN>& plain)
+        : TmaStoreEpilogue<TC, T, BN>(plain) {}
+
+    // A consumer warpgroup's ACC sums (ROW_BLOCKS blocks of 64 rows), bias added, as pairs:
+    // pairs[2j] = pack(d[4j], d[4j+1]) and pairs[2j + 1] = pack(d[4j+2], d[4j+3]) for fragment
+    // column group j (sm90/warpgroup_mma.cuh's order, row block by row block).
+    template <int ACC>
+    struct Held {
+        static_assert(ACC % (BN / 2) == 0, "a warpgroup's accumulators: BN / 2 registers a thread per 64 rows");
+        static constexpr int ROW_BLOCKS = ACC / (BN / 2);
+        static constexpr int PARTS = ROW_BLOCKS * SLABS;  // slabs, stored one a k-tile
+        uint32_t pairs[ACC / 2];
+        int m0, n0;
+    };
+
+    template <int ACC>
+    __device__ __forceinline__ bool hold(const float (&d)[ACC], int, const Work& w, Held<ACC>& h) {
+        const int t = threadIdx.x & 3;
+        h.m0 = w.m0;
+        h.n0 = w.n0;
+#pragma unroll
+        for (int j = 0; j < ACC / 4; ++j) {
+            const int c = w.n0 + 8 * (j % (BN / 8)) + 2 * t;
+            float b[2] = {0.0f, 0.0f};
+            if (this->bias != nullptr) {
+                if (c < this->out.N) b[0] = sm80::to_float(this->bias[c]);
+                if (c + 1 < this->out.N) b[1] = sm80::to_float(this->bias[c + 1]);
+            }
+            h.pairs[2 * j] = sm80::pack2<TC>(d[4 * j] + b[0], d[4 * j + 1] + b[1]);
+            h.pairs[2 * j + 1] = sm80::pack2<TC>(d[4 * j + 2] + b[0], d[4 * j + 3] + b[1]);
+        }
+        return true;
+    }
+
+    // Part `part` of the held sums (slab part % SLABS of row block part / SLABS); none past the last.
+    template <typename H>
+    __device__ __forceinline__ void store_held(const H& h, int consumer, int part) {
+#pragma unroll
+        for (int p = 0; p < H::PARTS; ++p)
+            if (p == part) store_part(h, consumer, p);
+    }
+
+    // Parts `from` .. PARTS - 1 of the held sums.
+    template <typename H>
+    __device__ __forceinline__ void store_held_from(const H& h, int consumer, int from) {
+#pragma unroll
+        for (int p = 0; p < H::PARTS; ++p)
+            if (p >= from) store_part(h, consumer, p);
+    }
+
+  private:
+    template <typename H>
+    __device__ __forceinline__ void store_part(const H& h, int consumer, int p) {
+        const int r = p / SLABS, s = p % SLABS;  // constants once the callers' loops unroll
+        const int row0 = h.m0 + 64 * (H::ROW_BLOCKS * consumer + r);
+        const int col0 = h.n0 + 64 * s;
+        if (row0 >= this->out.M || col0 >= this->out.N) return;  // past C's edge (uniform)
+        put_slab<TC, TmaStoreEpilogue<TC, T, BN>::BUFFERS>(
+            this->out, this->staging + consumer * TmaStoreEpilogue<TC, T, BN>::BYTES_PER_CONSUMER, this->slabs_done,
+            consumer, row0, col0, [&](uint32_t buf) {
+#pragma unroll
+                for (int q = 0; q < 4; ++q) {
+                    const int i = r * (BN / 4) + 16 * s + 4 * q;  // pairs of fragment groups 8s + 2q, + 1
+                    const uint32_t four[4] = {h.pairs[i], h.pairs[i + 1], h.pairs[i + 2], h.pairs[i + 3]};
+                    stage_pairs(buf, q, four);
+                }
+            });
     }
 };
 

@@ -46,6 +46,11 @@ struct SixtyFourRowConsumers {
     static constexpr int THREADS = 128 * (1 + BM / 64);
 };
 
+// What a consumer does beside its wgmma when there is nothing to do (WarpSpecializedMainloop::consume).
+struct NothingBeside {
+    __device__ __forceinline__ void operator()(int) const {}
+};
+
 template <typename T, int BM, int BN, int BK, int STAGES, bool A_ROW, bool B_ROW, int CLUSTER = 1,
           int IN_FLIGHT = 1, int STAGGER = 1>
 struct WarpSpecializedMainloop {
@@ -110,9 +115,13 @@ struct WarpSpecializedMainloop {
     }
 
     // A consumer warpgroup (`consumer` = 0 .. CONSUMERS - 1): its WG_ROWS rows of the tile, summed over
-    // `k_tiles` k-tiles (at least one), into `acc`.
+    // `k_tiles` k-tiles (at least one), into `acc`. `beside(kt)` runs once a k-tile, after its
+    // wgmma are issued and before they are awaited: work for the warpgroup's threads that keeps
+    // off `acc` and runs while the tensor cores multiply (the last tile's stores, rung 06's
+    // HOLD = 1). Every thread of the warpgroup calls it, with the same kt.
+    template <typename Beside = NothingBeside>
     static __device__ __forceinline__ void consume(Cursor<STAGES>& use, Acc (&acc)[Mma::ACC], int consumer,
-                                                   int k_tiles) {
+                                                   int k_tiles, Beside beside = {}) {
         const Ring<STAGES> ring = Smem::ring();
 #pragma unroll
         for (int i = 0; i < Mma::ACC; ++i) acc[i] = Acc(0);
@@ -120,6 +129,7 @@ struct WarpSpecializedMainloop {
         for (int kt = 0; kt < k_tiles; ++kt) {
             ring.consumer_wait(use);
             Mma::k_tile(acc, Smem::a(use.stage), Smem::b(use.stage), WG_ROWS * consumer, kt > 0);
+            beside(kt);
             wgmma_wait_group<IN_FLIGHT>();
             if constexpr (IN_FLIGHT == 0) {
                 release(ring, use.stage);

@@ -46,6 +46,29 @@ struct SplitKReduction {
     __device__ __forceinline__ void prepare(int consumer, const Work& w) { epilogue.prepare(consumer, w); }
     __device__ __forceinline__ void finish(int consumer) { epilogue.finish(consumer); }
 
+    // With an epilogue that stores each unit while the next multiplies (sm90/warp_specialized_roles.cuh):
+    // a split tile's last unit holds the tile's full sums; its other units hold nothing.
+    static constexpr bool HOLDS = holds_sums<Epilogue>::value;
+    template <int ACC>
+    using Held = typename held_sums_of<Epilogue>::template type<ACC>;
+
+    template <typename Acc, int ACC, typename H>
+    __device__ __forceinline__ bool hold(Acc (&d)[ACC], int consumer, const Work& w, H& held) {
+        if (w.splits == 1 || reduce(d, consumer, w)) return epilogue.hold(d, consumer, w, held);
+        // Every path writes `held`, so the last unit's pairs are dead before reduce() and need no
+        // registers while it sums (they would spill).
+        held = H{};
+        return false;
+    }
+    template <typename H>
+    __device__ __forceinline__ void store_held(const H& held, int consumer, int part) {
+        epilogue.store_held(held, consumer, part);
+    }
+    template <typename H>
+    __device__ __forceinline__ void store_held_from(const H& held, int consumer, int from) {
+        epilogue.store_held_from(held, consumer, from);
+    }
+
   private:
     // Steps 1-3 for a unit of a split tile: false where another unit will finish the tile, true
     // (with the tile's full sums in d) in the unit that arrived last.

@@ -10,6 +10,15 @@
 // `acc` (a unit is sm90/tile_scheduler.cuh's Work: a tile, or a K range of one for
 // SplitKReduction, sm90/split_k_reduction.cuh); and `finish(consumer)`, called once after the
 // last.
+//
+// An epilogue with HOLDS = true (HeldTmaStoreEpilogue) stores a unit while the next one
+// multiplies. Its `hold(acc, consumer, work, held)` converts the unit's sums into `held`, a
+// `Held<ACC>` in registers, and says whether they wait there (false: the unit is already done,
+// as a split tile's non-last unit is). Then, while the next unit's wgmma run, `store_held(held,
+// consumer, part)` stores one part a k-tile (Mainloop::consume's `beside`), and
+// `store_held_from(held, consumer, part)` stores what is left once that unit's loop ends (a
+// unit of fewer k-tiles than parts) or after the last unit. The tensor cores then idle only while
+// the warpgroups convert, not while they stage and store.
 #pragma once
 
 #include "arch/sm90.cuh"
@@ -33,6 +42,29 @@ __device__ __forceinline__ void await_prerequisite_grids() {
     griddepcontrol_wait();
     griddepcontrol_launch_dependents();
 }
+
+// Whether an epilogue stores each unit while the next one multiplies (its HOLDS, if it has one).
+template <typename Epilogue, typename = void>
+struct holds_sums {
+    static constexpr bool value = false;
+};
+template <typename Epilogue>
+struct holds_sums<Epilogue, decltype(void(Epilogue::HOLDS))> {
+    static constexpr bool value = Epilogue::HOLDS;
+};
+
+// The held sums' type of an epilogue that holds them (an empty stand-in for one that does not), for
+// wrappers such as SplitKReduction that hold through their epilogue.
+template <typename Epilogue, bool = holds_sums<Epilogue>::value>
+struct held_sums_of {
+    template <int ACC>
+    struct type {};
+};
+template <typename Epilogue>
+struct held_sums_of<Epilogue, true> {
+    template <int ACC>
+    using type = typename Epilogue::template Held<ACC>;
+};
 
 // `Tiles` is GridTile, PersistentTiles or PersistentClusterTiles (sm90/tile_scheduler.cuh). Call
 // after the ring is set up and the block (or cluster) has synchronised.
@@ -62,11 +94,27 @@ __device__ __forceinline__ void warp_specialized_roles(const Tiles& tiles, const
     } else {
         setmaxnreg_inc<Mainloop::CONSUMER_REGS>();
         typename Mainloop::Acc acc[Mainloop::Mma::ACC];
-        for (int u = tiles.first(); u < tiles.total; u = tiles.next(u)) {
-            const Work w = tiles.work(u, k_tiles);
-            epilogue.prepare(warpgroup - 1, w);
-            Mainloop::consume(cursor, acc, warpgroup - 1, w.k_end - w.k_begin);
-            epilogue.store(acc, warpgroup - 1, w);
+        const int consumer = warpgroup - 1;
+        if constexpr (holds_sums<Epilogue>::value) {
+            typename Epilogue::template Held<Mainloop::Mma::ACC> held;  // the last unit's sums, until stored
+            bool holding = false;
+            for (int u = tiles.first(); u < tiles.total; u = tiles.next(u)) {
+                const Work w = tiles.work(u, k_tiles);
+                epilogue.prepare(consumer, w);
+                Mainloop::consume(cursor, acc, consumer, w.k_end - w.k_begin, [&](int kt) {
+                    if (holding) epilogue.store_held(held, consumer, kt);
+                });
+                if (holding) epilogue.store_held_from(held, consumer, w.k_end - w.k_begin);
+                holding = epilogue.hold(acc, consumer, w, held);
+            }
+            if (holding) epilogue.store_held_from(held, consumer, 0);
+        } else {
+            for (int u = tiles.first(); u < tiles.total; u = tiles.next(u)) {
+                const Work w = tiles.work(u, k_tiles);
+                epilogue.prepare(warpgroup - 1, w);
+                Mainloop::consume(cursor, acc, warpgroup - 1, w.k_end - w.k_begin);
+                epilogue.store(acc, warpgroup - 1, w);
+            }
         }
         epilogue.finish(warpgroup - 1);
     }
