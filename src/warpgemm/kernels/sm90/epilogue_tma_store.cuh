@@ -75,6 +75,25 @@ struct SlabTarget {
     bool tma;
 };
 
+// Step 3 for the slab staged at `buf`: fence the warpgroup's writes into the async proxy and hand
+// the slab to a TMA store (one thread), or, where C is no TMA target, copy it with copy_slab.
+// Uses named barrier 1 + consumer.
+template <typename TC>
+__device__ __forceinline__ void send_slab(const SlabTarget<TC>& out, uint32_t buf, int consumer, int row0, int col0) {
+    if (out.tma) {
+        fence_proxy_async_shared();  // the writes above, visible to the TMA's reads
+        named_barrier_sync(1 + consumer, 128);
+        if ((threadIdx.x & 127) == 0) {
+            SM90_TMA_STORE_2D::copy(out.tma_c, buf, col0, row0);
+            tma_store_commit();
+        }
+    } else {
+        // The next slab's first barrier keeps its writes off a buffer still being copied.
+        named_barrier_sync(1 + consumer, 128);
+        copy_slab(buf, out.C, out.ldc, out.M, out.N, row0, col0);
+    }
+}
+
 // The slabs of a consumer warpgroup's 64 x BN tile at (row0, n0), through BUFFERS staging
 // buffers of 64 x 128 bytes at `mine` (1024-byte aligned) to `out`: TMA stores, or copy_slab.
 // values(j, v) fills v[2h + e] with the fp32 value of fragment element 4j + 2h + e, which belongs
@@ -128,18 +147,7 @@ __device__ __forceinline__ void store_slabs(const SlabTarget<TC>& out, uint32_t 
                 }
             }
         }
-        if (out.tma) {
-            fence_proxy_async_shared();  // the writes above, visible to the TMA's reads
-            named_barrier_sync(1 + consumer, 128);
-            if (tid == 0) {
-                SM90_TMA_STORE_2D::copy(out.tma_c, buf, col0, row0);
-                tma_store_commit();
-            }
-        } else {
-            // The next slab's first barrier keeps its writes off a buffer still being copied.
-            named_barrier_sync(1 + consumer, 128);
-            copy_slab(buf, out.C, out.ldc, out.M, out.N, row0, col0);
-        }
+        send_slab(out, buf, consumer, row0, col0);
         ++slabs_done;
     }
 }
@@ -158,9 +166,9 @@ __device__ __forceinline__ void stage_pairs(uint32_t buf, int q, const uint32_t 
 // Steps 1-3 of store_slabs for one slab at (row0, col0) of C, for HeldTmaStoreEpilogue: through
 // the next of BUFFERS staging buffers of 64 x 128 bytes at `mine`, `fill(buf)` writing the slab
 // into staging buffer `buf`. `slabs_done` counts this warpgroup's slabs: it picks the buffer.
-// Uses named barrier 1 + consumer. (store_slabs keeps its own copy of these steps: routed through
-// this function, the machine code of every shipped instantiation changed, and those were
-// measured as they are.)
+// Uses named barrier 1 + consumer. (store_slabs picks its buffer and waits for it inline, as
+// here, and shares step 3, send_slab: routed wholly through this function, the machine code of
+// every shipped instantiation changed, and those were measured as they are.)
 template <typename TC, int BUFFERS, typename Fill>
 __device__ __forceinline__ void put_slab(const SlabTarget<TC>& out, uint32_t mine, int& slabs_done, int consumer,
                                          int row0, int col0, Fill fill) {
@@ -171,18 +179,7 @@ __device__ __forceinline__ void put_slab(const SlabTarget<TC>& out, uint32_t min
     if (tid == 0) tma_store_wait_read<BUFFERS - 1>();
     named_barrier_sync(1 + consumer, 128);
     fill(buf);
-    if (out.tma) {
-        fence_proxy_async_shared();  // the writes above, visible to the TMA's reads
-        named_barrier_sync(1 + consumer, 128);
-        if (tid == 0) {
-            SM90_TMA_STORE_2D::copy(out.tma_c, buf, col0, row0);
-            tma_store_commit();
-        }
-    } else {
-        // The next slab's first barrier keeps its writes off a buffer still being copied.
-        named_barrier_sync(1 + consumer, 128);
-        copy_slab(buf, out.C, out.ldc, out.M, out.N, row0, col0);
-    }
+    send_slab(out, buf, consumer, row0, col0);
     ++slabs_done;
 }
 
