@@ -94,16 +94,39 @@ __device__ __forceinline__ void send_slab(const SlabTarget<TC>& out, uint32_t bu
     }
 }
 
+// store_slabs' `fetch` where the values read nothing from global memory.
+struct NothingToFetch {
+    __device__ __forceinline__ void operator()(int) const {}
+};
+
+// A thread's bias values in one slab of COLS columns from `col0`: b[j][e] = bias[col0 + 8j + 2t + e]
+// (lane 4g + t), zero past column N; all loads issued before any is used.
+template <typename T, int COLS>
+struct SlabBias {
+    float b[COLS / 8][2];
+
+    __device__ __forceinline__ void load(const T* bias, int N, int col0) {
+        const int c = col0 + 2 * (threadIdx.x & 3);
+#pragma unroll
+        for (int j = 0; j < COLS / 8; ++j)
+#pragma unroll
+            for (int e = 0; e < 2; ++e) b[j][e] = c + 8 * j + e < N ? sm80::to_float(bias[c + 8 * j + e]) : 0.0f;
+    }
+};
+
 // The slabs of a consumer warpgroup's 64 x BN tile at (row0, n0), through BUFFERS staging
 // buffers of 64 x 128 bytes at `mine` (1024-byte aligned) to `out`: TMA stores, or copy_slab.
 // values(j, v) fills v[2h + e] with the fp32 value of fragment element 4j + 2h + e, which belongs
 // at C(row0 + 16w + g + 8h, n0 + 8j + 2t + e) (lane 4g + t of warp w): a column pair in two rows,
 // so that per-column values (bias, scales) are read once for both. They are rounded once to TC.
-// `slabs_done` counts this warpgroup's slabs: it picks the buffer.
+// `slabs_done` counts this warpgroup's slabs: it picks the buffer. `fetch(s)` runs before slab s's
+// buffer wait, to issue the global loads that its values read (the bias's columns), so that they
+// are in flight together and their latency passes under the wait: loaded inside values(), each
+// load waits behind the stmatrix before it, which the compiler may not move it above.
 // Uses named barrier 1 + consumer.
-template <typename TC, int BN, int BUFFERS, typename Values>
+template <typename TC, int BN, int BUFFERS, typename Values, typename Fetch = NothingToFetch>
 __device__ __forceinline__ void store_slabs(const SlabTarget<TC>& out, uint32_t mine, int& slabs_done, int consumer,
-                                            int row0, int n0, Values values) {
+                                            int row0, int n0, Values values, Fetch fetch = {}) {
     constexpr int SLAB_COLS = 128 / static_cast<int>(sizeof(TC));  // 64 (16-bit C) or 32 (fp32)
     constexpr int SLABS = BN / SLAB_COLS;
     constexpr int SLAB_BYTES = 64 * 128;
@@ -116,6 +139,7 @@ __device__ __forceinline__ void store_slabs(const SlabTarget<TC>& out, uint32_t 
     for (int s = 0; s < SLABS; ++s) {
         const int col0 = n0 + s * SLAB_COLS;
         if (col0 >= out.N) break;  // uniform: the rest of the tile is past C's right edge
+        fetch(s);
         const uint32_t buf = mine + (BUFFERS == 1 ? 0 : (slabs_done & 1) * SLAB_BYTES);
         if (tid == 0) tma_store_wait_read<BUFFERS - 1>();
         named_barrier_sync(1 + consumer, 128);
@@ -196,28 +220,13 @@ struct TmaStoreEpilogue {
     // A consumer warpgroup's ROW_BLOCKS x 64 rows (ACC = ROW_BLOCKS * BN / 2 accumulators, row
     // block r's fragment at d[r * BN / 2 ..], as sm90/warpgroup_mma.cuh leaves them), one 64-row
     // block after the other through the same two buffers.
+    // The sums without a bias are only rounded: one branch a tile here, not a test and an add per
+    // element, which took about 1000 instructions a warp a 128 x 256 tile, all issued while the
+    // tensor cores waited (docs/hopper.md, "What the epilogue costs").
     template <int ACC>
     __device__ __forceinline__ void store(const float (&d)[ACC], int consumer, const Work& w) {
-        static_assert(ACC % (BN / 2) == 0, "a warpgroup's accumulators: BN / 2 registers a thread per 64 rows");
-        constexpr int ROW_BLOCKS = ACC / (BN / 2);
-        const int n0 = w.n0, t = threadIdx.x & 3;
-#pragma unroll
-        for (int r = 0; r < ROW_BLOCKS; ++r) {
-            const float(&block)[BN / 2] = *reinterpret_cast<const float(*)[BN / 2]>(&d[r * (BN / 2)]);
-            const int row0 = w.m0 + 64 * (ROW_BLOCKS * consumer + r);
-            if (row0 >= out.M) return;  // this and the later row blocks are past C's edge (uniform)
-            store_slabs<TC, BN, BUFFERS>(out, staging + consumer * BYTES_PER_CONSUMER, slabs_done, consumer, row0,
-                                         n0, [&](int j, float (&v)[4]) {
-                const int c = n0 + 8 * j + 2 * t;
-                float b[2] = {0.0f, 0.0f};
-                if (bias != nullptr) {
-                    if (c < out.N) b[0] = sm80::to_float(bias[c]);
-                    if (c + 1 < out.N) b[1] = sm80::to_float(bias[c + 1]);
-                }
-#pragma unroll
-                for (int e = 0; e < 4; ++e) v[e] = block[4 * j + e] + b[e & 1];
-            });
-        }
+        if (bias == nullptr) store_sums<false>(d, consumer, w);
+        else store_sums<true>(d, consumer, w);
     }
 
     __device__ __forceinline__ void prepare(int, const Work&) {}
@@ -225,6 +234,37 @@ struct TmaStoreEpilogue {
     // Before the block exits: the last stores have read their buffers and written C.
     __device__ __forceinline__ void finish(int) {
         if (out.tma && (threadIdx.x & 127) == 0) tma_store_wait<0>();
+    }
+
+  private:
+    template <bool BIAS, int ACC>
+    __device__ __forceinline__ void store_sums(const float (&d)[ACC], int consumer, const Work& w) {
+        static_assert(ACC % (BN / 2) == 0, "a warpgroup's accumulators: BN / 2 registers a thread per 64 rows");
+        constexpr int ROW_BLOCKS = ACC / (BN / 2);
+        constexpr int SLAB_COLS = 128 / static_cast<int>(sizeof(TC));
+        const int n0 = w.n0;
+#pragma unroll
+        for (int r = 0; r < ROW_BLOCKS; ++r) {
+            const float(&block)[BN / 2] = *reinterpret_cast<const float(*)[BN / 2]>(&d[r * (BN / 2)]);
+            const int row0 = w.m0 + 64 * (ROW_BLOCKS * consumer + r);
+            if (row0 >= out.M) return;  // this and the later row blocks are past C's edge (uniform)
+            const uint32_t mine = staging + consumer * BYTES_PER_CONSUMER;
+            if constexpr (!BIAS) {
+                store_slabs<TC, BN, BUFFERS>(out, mine, slabs_done, consumer, row0, n0, [&](int j, float (&v)[4]) {
+#pragma unroll
+                    for (int e = 0; e < 4; ++e) v[e] = block[4 * j + e];
+                });
+            } else {
+                SlabBias<T, SLAB_COLS> slab;  // the slab's bias, loaded before its buffer wait
+                store_slabs<TC, BN, BUFFERS>(
+                    out, mine, slabs_done, consumer, row0, n0,
+                    [&](int j, float (&v)[4]) {
+#pragma unroll
+                        for (int e = 0; e < 4; ++e) v[e] = block[4 * j + e] + slab.b[j % (SLAB_COLS / 8)][e & 1];
+                    },
+                    [&](int s) { slab.load(bias, out.N, n0 + s * SLAB_COLS); });
+            }
+        }
     }
 };
 
@@ -261,16 +301,21 @@ struct HeldTmaStoreEpilogue : TmaStoreEpilogue<TC, T, BN> {
         const int t = threadIdx.x & 3;
         h.m0 = w.m0;
         h.n0 = w.n0;
+        if (this->bias == nullptr) {  // one branch a unit, as TmaStoreEpilogue::store
+#pragma unroll
+            for (int j = 0; j < ACC / 4; ++j) {
+                h.pairs[2 * j] = sm80::pack2<TC>(d[4 * j], d[4 * j + 1]);
+                h.pairs[2 * j + 1] = sm80::pack2<TC>(d[4 * j + 2], d[4 * j + 3]);
+            }
+            return true;
+        }
 #pragma unroll
         for (int j = 0; j < ACC / 4; ++j) {
             const int c = w.n0 + 8 * (j % (BN / 8)) + 2 * t;
-            float b[2] = {0.0f, 0.0f};
-            if (this->bias != nullptr) {
-                if (c < this->out.N) b[0] = sm80::to_float(this->bias[c]);
-                if (c + 1 < this->out.N) b[1] = sm80::to_float(this->bias[c + 1]);
-            }
-            h.pairs[2 * j] = sm80::pack2<TC>(d[4 * j] + b[0], d[4 * j + 1] + b[1]);
-            h.pairs[2 * j + 1] = sm80::pack2<TC>(d[4 * j + 2] + b[0], d[4 * j + 3] + b[1]);
+            const float b0 = c < this->out.N ? sm80::to_float(this->bias[c]) : 0.0f;
+            const float b1 = c + 1 < this->out.N ? sm80::to_float(this->bias[c + 1]) : 0.0f;
+            h.pairs[2 * j] = sm80::pack2<TC>(d[4 * j] + b0, d[4 * j + 1] + b1);
+            h.pairs[2 * j + 1] = sm80::pack2<TC>(d[4 * j + 2] + b0, d[4 * j + 3] + b1);
         }
         return true;
     }
