@@ -72,12 +72,16 @@ def test_a_rule_measured_for_a_named_gpu_matches_only_devices_of_that_name():
 
 
 @pytest.mark.parametrize("m,n,k,kernel,params", [
-    # The H200's decode choices (docs/results/decode_sweep_h200.json) ...
+    # The H200's decode choices (docs/results/decode_sweep_h200.json; 2-32 rows of the larger
+    # weights and 9-32 of the narrow ones from decode_sweep_wgmma_turned_h200.json) ...
     (1, 14336, 4096, "decode/01_swap_ab_splitk", {"ROW_GROUPS": 2, "WARPS": 8}),
-    (4, 6144, 4096, "decode/01_swap_ab_splitk", {"ROW_GROUPS": 2, "WARPS": 16}),
+    (4, 6144, 4096, "decode/02_swap_ab_wgmma", {"BM": 128, "STAGES": 4, "IN_FLIGHT": 0, "STAGGER": 8}),
+    (8, 8192, 8192, "decode/02_swap_ab_wgmma", {"BM": 128, "STAGES": 4, "IN_FLIGHT": 0, "STAGGER": 8}),
+    (4, 4096, 4096, "decode/01_swap_ab_splitk", {"ROW_GROUPS": 1, "WARPS": 16}),
     (1, 4096, 4096, "decode/01_swap_ab_splitk", {"ROW_GROUPS": 1, "WARPS": 16}),
-    (16, 4096, 14336, "decode/02_swap_ab_wgmma", {"BM": 64, "BK": 64, "STAGES": 8}),
-    (16, 28672, 8192, "decode/01_swap_ab_splitk", {"ROW_GROUPS": 1, "WARPS": 4}),
+    (16, 4096, 14336, "decode/02_swap_ab_wgmma", {"BM": 64, "BK": 128, "STAGES": 8, "STAGGER": 8}),
+    (16, 28672, 8192, "decode/02_swap_ab_wgmma", {"BM": 64, "SPLITS": 0, "STAGGER": 8}),
+    (32, 4096, 4096, "decode/02_swap_ab_wgmma", {"BM": 64, "STAGES": 8, "SPLITS": 1, "STAGGER": 8}),
     (32, 8192, 8192, "decode/02_swap_ab_wgmma", {"BM": 64, "STAGES": 6}),
     (64, 14336, 4096, "decode/02_swap_ab_wgmma", {"BM": 128, "STAGES": 4}),
 ])
