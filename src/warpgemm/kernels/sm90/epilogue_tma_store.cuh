@@ -94,23 +94,35 @@ __device__ __forceinline__ void send_slab(const SlabTarget<TC>& out, uint32_t bu
     }
 }
 
-// store_slabs' `fetch` where the values read nothing from global memory.
-struct NothingToFetch {
-    __device__ __forceinline__ void operator()(int) const {}
-};
+// A tile's bias (BN values of T from column n0), fetched by every consumer thread when the tile's
+// main loop starts (TmaStoreEpilogue::prepare), so that the loads pass under the main loop, and
+// handed to the threads that add it by shuffles. Fragment column group j (the tile's columns
+// 8j .. 8j + 7) has lane 4g + t add the bias of columns 8j + 2t and 8j + 2t + 1. Lane 4a + b of
+// each warp holds the pairs at 2b of groups R a .. R a + R - 1 (R = BN / 64 registers, 16-bit
+// halves, zero past column N), so lane 4g + t finds group j's pair in lane 4 (j / R) + t, register
+// j % R. Loaded at the store instead, each slab waited for an L2 round trip: the bias cost rung 06
+// 4.4-4.8% at 4096^3 (docs/hopper.md, "The epilogue's instructions are not its cost").
+template <typename T, int BN>
+struct ColumnBias {
+    static_assert(BN % 64 == 0, "BN / 64 registers a lane: BN a multiple of 64");
+    static constexpr int R = BN / 64;
+    uint32_t pairs[R];
 
-// A thread's bias values in one slab of COLS columns from `col0`: b[j][e] = bias[col0 + 8j + 2t + e]
-// (lane 4g + t), zero past column N; all loads issued before any is used.
-template <typename T, int COLS>
-struct SlabBias {
-    float b[COLS / 8][2];
+    __device__ __forceinline__ void fetch(const T* bias, int N, int n0) {
+        const int lane = threadIdx.x & 31;
+#pragma unroll
+        for (int r = 0; r < R; ++r) {
+            const int c = n0 + 8 * (R * (lane >> 2) + r) + 2 * (lane & 3);
+            const uint32_t lo = c < N ? bias[c].bits : 0u, hi = c + 1 < N ? bias[c + 1].bits : 0u;
+            pairs[r] = lo | hi << 16;
+        }
+    }
 
-    __device__ __forceinline__ void load(const T* bias, int N, int col0) {
-        const int c = col0 + 2 * (threadIdx.x & 3);
-#pragma unroll
-        for (int j = 0; j < COLS / 8; ++j)
-#pragma unroll
-            for (int e = 0; e < 2; ++e) b[j][e] = c + 8 * j + e < N ? sm80::to_float(bias[c + 8 * j + e]) : 0.0f;
+    // The bias of fragment column group j (a constant once unrolled): b[e] for column 8j + 2t + e.
+    __device__ __forceinline__ void group(int j, float (&b)[2]) const {
+        const uint32_t p = __shfl_sync(0xffffffffu, pairs[j % R], 4 * (j / R) + (threadIdx.x & 3));
+        b[0] = sm80::to_float(T{static_cast<uint16_t>(p)});
+        b[1] = sm80::to_float(T{static_cast<uint16_t>(p >> 16)});
     }
 };
 
@@ -119,14 +131,11 @@ struct SlabBias {
 // values(j, v) fills v[2h + e] with the fp32 value of fragment element 4j + 2h + e, which belongs
 // at C(row0 + 16w + g + 8h, n0 + 8j + 2t + e) (lane 4g + t of warp w): a column pair in two rows,
 // so that per-column values (bias, scales) are read once for both. They are rounded once to TC.
-// `slabs_done` counts this warpgroup's slabs: it picks the buffer. `fetch(s)` runs before slab s's
-// buffer wait, to issue the global loads that its values read (the bias's columns), so that they
-// are in flight together and their latency passes under the wait: loaded inside values(), each
-// load waits behind the stmatrix before it, which the compiler may not move it above.
+// `slabs_done` counts this warpgroup's slabs: it picks the buffer.
 // Uses named barrier 1 + consumer.
-template <typename TC, int BN, int BUFFERS, typename Values, typename Fetch = NothingToFetch>
+template <typename TC, int BN, int BUFFERS, typename Values>
 __device__ __forceinline__ void store_slabs(const SlabTarget<TC>& out, uint32_t mine, int& slabs_done, int consumer,
-                                            int row0, int n0, Values values, Fetch fetch = {}) {
+                                            int row0, int n0, Values values) {
     constexpr int SLAB_COLS = 128 / static_cast<int>(sizeof(TC));  // 64 (16-bit C) or 32 (fp32)
     constexpr int SLABS = BN / SLAB_COLS;
     constexpr int SLAB_BYTES = 64 * 128;
@@ -139,7 +148,6 @@ __device__ __forceinline__ void store_slabs(const SlabTarget<TC>& out, uint32_t 
     for (int s = 0; s < SLABS; ++s) {
         const int col0 = n0 + s * SLAB_COLS;
         if (col0 >= out.N) break;  // uniform: the rest of the tile is past C's right edge
-        fetch(s);
         const uint32_t buf = mine + (BUFFERS == 1 ? 0 : (slabs_done & 1) * SLAB_BYTES);
         if (tid == 0) tma_store_wait_read<BUFFERS - 1>();
         named_barrier_sync(1 + consumer, 128);
@@ -216,6 +224,7 @@ struct TmaStoreEpilogue {
     const T* bias;
     uint32_t staging;  // the block's staging area: BYTES_PER_CONSUMER per consumer, 1024-byte aligned
     int slabs_done = 0;  // this warpgroup's running slab count: its parity picks the buffer
+    ColumnBias<T, BN> column_bias{};  // the unit's bias (with a bias), fetched by prepare
 
     // A consumer warpgroup's ROW_BLOCKS x 64 rows (ACC = ROW_BLOCKS * BN / 2 accumulators, row
     // block r's fragment at d[r * BN / 2 ..], as sm90/warpgroup_mma.cuh leaves them), one 64-row
@@ -229,7 +238,10 @@ struct TmaStoreEpilogue {
         else store_sums<true>(d, consumer, w);
     }
 
-    __device__ __forceinline__ void prepare(int, const Work&) {}
+    // When a unit starts: fetch its tile's bias, if there is one.
+    __device__ __forceinline__ void prepare(int, const Work& w) {
+        if (bias != nullptr) column_bias.fetch(bias, out.N, w.n0);
+    }
 
     // Before the block exits: the last stores have read their buffers and written C.
     __device__ __forceinline__ void finish(int) {
@@ -241,7 +253,6 @@ struct TmaStoreEpilogue {
     __device__ __forceinline__ void store_sums(const float (&d)[ACC], int consumer, const Work& w) {
         static_assert(ACC % (BN / 2) == 0, "a warpgroup's accumulators: BN / 2 registers a thread per 64 rows");
         constexpr int ROW_BLOCKS = ACC / (BN / 2);
-        constexpr int SLAB_COLS = 128 / static_cast<int>(sizeof(TC));
         const int n0 = w.n0;
 #pragma unroll
         for (int r = 0; r < ROW_BLOCKS; ++r) {
@@ -255,14 +266,12 @@ struct TmaStoreEpilogue {
                     for (int e = 0; e < 4; ++e) v[e] = block[4 * j + e];
                 });
             } else {
-                SlabBias<T, SLAB_COLS> slab;  // the slab's bias, loaded before its buffer wait
-                store_slabs<TC, BN, BUFFERS>(
-                    out, mine, slabs_done, consumer, row0, n0,
-                    [&](int j, float (&v)[4]) {
+                store_slabs<TC, BN, BUFFERS>(out, mine, slabs_done, consumer, row0, n0, [&](int j, float (&v)[4]) {
+                    float b[2];
+                    column_bias.group(j, b);
 #pragma unroll
-                        for (int e = 0; e < 4; ++e) v[e] = block[4 * j + e] + slab.b[j % (SLAB_COLS / 8)][e & 1];
-                    },
-                    [&](int s) { slab.load(bias, out.N, n0 + s * SLAB_COLS); });
+                    for (int e = 0; e < 4; ++e) v[e] = block[4 * j + e] + b[e & 1];
+                });
             }
         }
     }
@@ -298,7 +307,6 @@ struct HeldTmaStoreEpilogue : TmaStoreEpilogue<TC, T, BN> {
 
     template <int ACC>
     __device__ __forceinline__ bool hold(const float (&d)[ACC], int, const Work& w, Held<ACC>& h) {
-        const int t = threadIdx.x & 3;
         h.m0 = w.m0;
         h.n0 = w.n0;
         if (this->bias == nullptr) {  // one branch a unit, as TmaStoreEpilogue::store
@@ -311,11 +319,10 @@ struct HeldTmaStoreEpilogue : TmaStoreEpilogue<TC, T, BN> {
         }
 #pragma unroll
         for (int j = 0; j < ACC / 4; ++j) {
-            const int c = w.n0 + 8 * (j % (BN / 8)) + 2 * t;
-            const float b0 = c < this->out.N ? sm80::to_float(this->bias[c]) : 0.0f;
-            const float b1 = c + 1 < this->out.N ? sm80::to_float(this->bias[c + 1]) : 0.0f;
-            h.pairs[2 * j] = sm80::pack2<TC>(d[4 * j] + b0, d[4 * j + 1] + b1);
-            h.pairs[2 * j + 1] = sm80::pack2<TC>(d[4 * j + 2] + b0, d[4 * j + 3] + b1);
+            float b[2];
+            this->column_bias.group(j % (BN / 8), b);
+            h.pairs[2 * j] = sm80::pack2<TC>(d[4 * j] + b[0], d[4 * j + 1] + b[1]);
+            h.pairs[2 * j + 1] = sm80::pack2<TC>(d[4 * j + 2] + b[0], d[4 * j + 3] + b[1]);
         }
         return true;
     }
