@@ -317,15 +317,22 @@ struct HeldTmaStoreEpilogue : TmaStoreEpilogue<TC, T, BN> {
             }
             return true;
         }
+        // The bias is loaded here, all of it before its first use (no store comes between), not
+        // fetched through the main loop as TmaStoreEpilogue::prepare does: with 64 held registers
+        // a thread, ColumnBias's BN / 64 more spill at 256 x 128 tiles in clusters.
+        const int t = threadIdx.x & 3;
 #pragma unroll
         for (int j = 0; j < ACC / 4; ++j) {
-            float b[2];
-            this->column_bias.group(j % (BN / 8), b);
-            h.pairs[2 * j] = sm80::pack2<TC>(d[4 * j] + b[0], d[4 * j + 1] + b[1]);
-            h.pairs[2 * j + 1] = sm80::pack2<TC>(d[4 * j + 2] + b[0], d[4 * j + 3] + b[1]);
+            const int c = w.n0 + 8 * (j % (BN / 8)) + 2 * t;
+            const float b0 = c < this->out.N ? sm80::to_float(this->bias[c]) : 0.0f;
+            const float b1 = c + 1 < this->out.N ? sm80::to_float(this->bias[c + 1]) : 0.0f;
+            h.pairs[2 * j] = sm80::pack2<TC>(d[4 * j] + b0, d[4 * j + 1] + b1);
+            h.pairs[2 * j + 1] = sm80::pack2<TC>(d[4 * j + 2] + b0, d[4 * j + 3] + b1);
         }
         return true;
     }
+
+    __device__ __forceinline__ void prepare(int, const Work&) {}  // the bias comes in hold()
 
     // Part `part` of the held sums (slab part % SLABS of row block part / SLABS); none past the last.
     template <typename H>
