@@ -2,7 +2,7 @@
 # Build, test and benchmark warpgemm on a GPU machine in one call, from the source tree.
 #
 #   scripts/gpu_check.sh [STEP ...]     steps: info tests ceiling bench host hopper hopper_results
-#                                       targets cute decode igemm hopper_ncu ncu_pair clocks occupancy pack ncu
+#                                       targets cute decode igemm hopper_ncu ncu_pair ncu_sol clocks occupancy pack ncu
 #                                       stalls
 #                                       (default: info tests ceiling bench)
 #   PYTEST_ARGS="-k sgemm" BENCH_ARGS="sgemm --suite square" scripts/gpu_check.sh tests bench
@@ -257,6 +257,13 @@ PY
       timeout 150 ncu --clock-control none --metrics $m -k regex:"nvjet|hopper_" -s 4 -c 2 \
         python3 scripts/ncu_pair.py ${NCU_SHAPE:-4096 4096 4096} > "$OUT/ncu_pair.log" 2>&1
       summary+=("ncu_pair: exit $? ($OUT/ncu_pair.log)") ;;
+    ncu_sol)
+      # The same pair under ncu's speed-of-light, compute and memory sections: L2 throughput as a
+      # share of its peak (is the L2 the bound of rung 06's data waits?) and the pipes' use.
+      timeout 200 ncu --clock-control none --section SpeedOfLight --section ComputeWorkloadAnalysis \
+        --section MemoryWorkloadAnalysis -k regex:"nvjet|hopper_" -s 4 -c 2 \
+        python3 scripts/ncu_pair.py ${NCU_SHAPE:-4096 4096 4096} > "$OUT/ncu_sol.log" 2>&1
+      summary+=("ncu_sol: exit $? ($OUT/ncu_sol.log)") ;;
     hopper_ncu)
       # One ncu pass per Hopper rung at 4096^3 bf16 (Linear layout): tensor-pipe (wgmma) activity,
       # DRAM and L2, and where warps wait. docs/hopper.md quotes these.

@@ -191,8 +191,9 @@ def test_256_row_tiles_are_refused_by_name_where_the_launch_assumes_64_row_consu
         warpgemm.compile(name, "sm_90a", a_layout="row", b_layout="col", BM=256, **params)
 
 
-@pytest.mark.parametrize("params", [{}, {"CLUSTER": 2}, {"BM": 256, "BN": 128}, {"BN": 128, "CLUSTER": 2}],
-                         ids=["single", "clusters", "256x128", "128x128-clusters"])
+@pytest.mark.parametrize("params", [{}, {"CLUSTER": 2}, {"BM": 256, "BN": 128}, {"BN": 128, "CLUSTER": 2},
+                                    {"CLUSTER": 4}],
+                         ids=["single", "clusters", "256x128", "128x128-clusters", "clusters-of-4"])
 def test_rung_06_carries_one_copy_of_its_epilogue_and_no_unrolled_fallback(params):
     # Two large kernels of ours one after the other evict each other's instructions: with 130 KB
     # of code each, 5 us a launch at 4096 x 1024 x 2048 on an H100; with 33 KB, nothing
@@ -337,6 +338,30 @@ TALL_TILES = [(cluster, shape, lay, DTYPE_PAIRS[(si + li) % 4], si % 2 == 0)
 def test_256_row_tiles_whose_two_consumers_take_128_rows_each_match_float64(cluster, shape, layouts, dtypes, bias):
     # BM = 256: each consumer warpgroup issues two m64 wgmma a k-step and stores two 64-row blocks
     _check("hopper/06_tma_store_epilogue", *shape, *layouts, dtypes, bias=bias, BM=256, BN=128, CLUSTER=cluster)
+
+
+FOUR_BLOCK_CLUSTERS = [(shape, lay, DTYPE_PAIRS[(si + li) % 4], si % 2 == 1)
+                       for si, shape in enumerate(RAGGED) for li, lay in enumerate(LAYOUTS)]
+
+
+@pytest.mark.gpu
+@needs_hopper
+@pytest.mark.parametrize("shape,layouts,dtypes,bias", FOUR_BLOCK_CLUSTERS)
+def test_clusters_of_four_tiles_sharing_each_b_tile_match_float64(shape, layouts, dtypes, bias):
+    # CLUSTER = 4: each block loads a quarter of the B tile and multicasts it to the other three;
+    # a unit is 512 rows, so ragged M leaves whole blocks past C's last row (zeros in, nothing out)
+    _check("hopper/06_tma_store_epilogue", *shape, *layouts, dtypes, bias=bias, CLUSTER=4)
+
+
+def test_clusters_of_four_take_256_wide_tiles_and_no_other_cluster_size_compiles():
+    from warpgemm.errors import CompileError
+
+    spec = catalog.get("hopper/06_tma_store_epilogue")
+    assert spec.valid(spec.resolve({"CLUSTER": 4}))
+    assert not spec.valid(spec.resolve({"CLUSTER": 4, "BN": 128}))  # a quarter of an MN-major B is no whole slab
+    assert not spec.valid(spec.resolve({"CLUSTER": 3}))
+    with pytest.raises(CompileError, match=r"clusters of 1, 2 or 4 blocks along M"):
+        warpgemm.compile("hopper/06_tma_store_epilogue", "sm_90a", a_layout="row", b_layout="col", CLUSTER=3)
 
 
 @pytest.mark.gpu
@@ -504,8 +529,8 @@ def test_unaligned_inputs_take_the_aligned_copy_and_stay_correct():
 @pytest.mark.gpu
 @needs_hopper
 @pytest.mark.parametrize("n,offset", [(1029, 0), (1024, 1), (1000, 0)])
-@pytest.mark.parametrize("tile", [{}, {"BM": 256, "BN": 128}, {"CLUSTER": 2}, {"SPLITS": 3}, {"HOLD": 1},
-                                  {"HOLD": 1, "SPLITS": 3}])
+@pytest.mark.parametrize("tile", [{}, {"BM": 256, "BN": 128}, {"CLUSTER": 2}, {"CLUSTER": 4}, {"SPLITS": 3},
+                                  {"HOLD": 1}, {"HOLD": 1, "SPLITS": 3}])
 def test_a_c_that_tma_cannot_store_to_is_stored_by_the_warpgroups_and_nothing_else_is_written(n, offset, tile):
     # Rung 06 stores C with TMA where C's rows are 16-byte multiples apart and its base is
     # 16-byte aligned. Otherwise (an odd N, or an output that starts one element into its
