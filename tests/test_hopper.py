@@ -340,13 +340,14 @@ def test_256_row_tiles_whose_two_consumers_take_128_rows_each_match_float64(clus
     _check("hopper/06_tma_store_epilogue", *shape, *layouts, dtypes, bias=bias, BM=256, BN=128, CLUSTER=cluster)
 
 
-FOUR_BLOCK_CLUSTERS = [(shape, lay, DTYPE_PAIRS[(si + li) % 4], si % 2 == 1)
+RAGGED_EVERY_LAYOUT = [(shape, lay, DTYPE_PAIRS[(si + li) % 4], si % 2 == 1)
                        for si, shape in enumerate(RAGGED) for li, lay in enumerate(LAYOUTS)]
+"""Every ragged shape in every layout, the dtypes and the bias turning with them."""
 
 
 @pytest.mark.gpu
 @needs_hopper
-@pytest.mark.parametrize("shape,layouts,dtypes,bias", FOUR_BLOCK_CLUSTERS)
+@pytest.mark.parametrize("shape,layouts,dtypes,bias", RAGGED_EVERY_LAYOUT)
 def test_clusters_of_four_tiles_sharing_each_b_tile_match_float64(shape, layouts, dtypes, bias):
     # CLUSTER = 4: each block loads a quarter of the B tile and multicasts it to the other three;
     # a unit is 512 rows, so ragged M leaves whole blocks past C's last row (zeros in, nothing out)
@@ -373,13 +374,9 @@ def test_256_row_tiles_split_over_k_in_the_last_wave_match_float64(m, n, k, spli
            BM=256, BN=128, CLUSTER=1, SPLITS=splits)
 
 
-WIDE_192 = [(shape, lay, DTYPE_PAIRS[(si + li) % 4], si % 2 == 1)
-            for si, shape in enumerate(RAGGED) for li, lay in enumerate(LAYOUTS)]
-
-
 @pytest.mark.gpu
 @needs_hopper
-@pytest.mark.parametrize("shape,layouts,dtypes,bias", WIDE_192)
+@pytest.mark.parametrize("shape,layouts,dtypes,bias", RAGGED_EVERY_LAYOUT)
 def test_128_x_192_tiles_match_float64_in_every_layout(shape, layouts, dtypes, bias):
     # BN = 192: three 64-wide slabs of B a k-tile (a row-major B in three MN-major slabs), one
     # m64n192k16 a consumer and k-step, and three 64-column slabs of C through the staging buffers
