@@ -2,7 +2,8 @@
 # Build, test and benchmark warpgemm on a GPU machine in one call, from the source tree.
 #
 #   scripts/gpu_check.sh [STEP ...]     steps: info tests ceiling bench host hopper hopper_results
-#                                       targets cute decode igemm hopper_ncu ncu_pair ncu_sol clocks occupancy pack ncu
+#                                       targets cute decode igemm hopper_ncu ncu_pair ncu_sol cluster4 bn192 clocks
+#                                       occupancy pack ncu
 #                                       stalls
 #                                       (default: info tests ceiling bench)
 #   PYTEST_ARGS="-k sgemm" BENCH_ARGS="sgemm --suite square" scripts/gpu_check.sh tests bench
@@ -257,6 +258,36 @@ PY
       timeout 150 ncu --clock-control none --metrics $m -k regex:"nvjet|hopper_" -s 4 -c 2 \
         python3 scripts/ncu_pair.py ${NCU_SHAPE:-4096 4096 4096} > "$OUT/ncu_pair.log" 2>&1
       summary+=("ncu_pair: exit $? ($OUT/ncu_pair.log)") ;;
+    cluster4)
+      # Rung 06 in clusters of four (CLUSTER = 4): a smoke run under a timeout (a pipeline bug
+      # hangs), its tests, compute-sanitizer on the smoke shapes, then against clusters of two
+      # and cuBLAS at the sizes where blocks run several tiles.
+      K6=hopper/06_tma_store_epilogue
+      timeout 120 python3 scripts/hopper_smoke.py $K6:CLUSTER=4 > "$OUT/cluster4_smoke.log" 2>&1
+      rc=$?; summary+=("cluster4 smoke: exit $rc")
+      if [ $rc -eq 0 ]; then
+        timeout 300 python3 -m pytest -p no:cacheprovider -m gpu -n 8 -q tests/test_hopper.py \
+          -k "four or cannot_store" > "$OUT/cluster4_pytest.log" 2>&1
+        summary+=("cluster4 pytest: $(grep -aE '[0-9]+ (passed|failed)' "$OUT/cluster4_pytest.log" | tail -1)")
+        for tool in memcheck racecheck; do
+          timeout 200 compute-sanitizer --tool $tool --report-api-errors no --error-exitcode 9 \
+            python3 scripts/hopper_smoke.py $K6:CLUSTER=4 > "$OUT/cluster4_$tool.log" 2>&1
+          summary+=("cluster4 $tool: exit $? ($(grep -hE 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/cluster4_$tool.log" | tail -1))")
+        done
+        timeout 200 python3 -m warpgemm.cli bench hopper --shapes 4096^3 8192^3 4096x14336x4096 8192x4096x4096 \
+          --b-layout col --kernels auto $K6:CLUSTER=2 $K6:CLUSTER=4 --no-progress \
+          --json "$OUT/hopper_cluster4_$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1 | grep -oE 'H[0-9]+' | tr 'A-Z' 'a-z').json" \
+          > "$OUT/cluster4_bench.log" 2>&1
+        summary+=("cluster4 bench: exit $?"); grep -E "auto|CLUSTER" "$OUT/cluster4_bench.log" | tail -12
+      fi ;;
+    bn192)
+      # 128 x 192 tiles where they fill the waves (dispatch._fuller_waves_at_bn192), against the
+      # rules' choice, on this GPU (the rule is measured on the H100 SXM only).
+      gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1 | grep -oE 'H[0-9]+' | tr 'A-Z' 'a-z')
+      timeout 200 python3 -m warpgemm.cli bench hopper --shapes 1024x6144x4096 768x4096x4096 4608x2048x2048 \
+        1536x2048x8192 --b-layout col --kernels auto hopper/06_tma_store_epilogue:BN=192 --no-progress \
+        --json "$OUT/hopper_bn192_$gpu.json" > "$OUT/bn192.log" 2>&1
+      summary+=("bn192: exit $?"); grep -E "auto|BN=192" "$OUT/bn192.log" | tail -8 ;;
     ncu_sol)
       # The same pair under ncu's speed-of-light, compute and memory sections: L2 throughput as a
       # share of its peak (is the L2 the bound of rung 06's data waits?) and the pipes' use.
