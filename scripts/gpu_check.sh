@@ -2,8 +2,8 @@
 # Build, test and benchmark warpgemm on a GPU machine in one call, from the source tree.
 #
 #   scripts/gpu_check.sh [STEP ...]     steps: info tests ceiling bench host hopper hopper_results
-#                                       targets cute decode igemm hopper_ncu ncu_pair ncu_sol cluster4 bn192 clocks
-#                                       occupancy pack ncu
+#                                       targets cute decode igemm hopper_ncu ncu_pair ncu_sol ncu_source cluster4
+#                                       bn192 clocks occupancy pack ncu
 #                                       stalls
 #                                       (default: info tests ceiling bench)
 #   PYTEST_ARGS="-k sgemm" BENCH_ARGS="sgemm --suite square" scripts/gpu_check.sh tests bench
@@ -258,6 +258,19 @@ PY
       timeout 150 ncu --clock-control none --metrics $m -k regex:"nvjet|hopper_" -s 4 -c 2 \
         python3 scripts/ncu_pair.py ${NCU_SHAPE:-4096 4096 4096} > "$OUT/ncu_pair.log" 2>&1
       summary+=("ncu_pair: exit $? ($OUT/ncu_pair.log)") ;;
+    ncu_source)
+      # Where auto's warps wait at NCU_SHAPE, by range of its SASS (warp-state sampling; rung 06):
+      # the report, its source page and the sums of scripts/ncu_source_regions.py.
+      gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1 | grep -oE 'H[0-9]+' | tr 'A-Z' 'a-z')
+      python3 scripts/ncu_pair.py ${NCU_SHAPE:-4096 4096 4096} > /dev/null 2>&1  # compile outside ncu
+      timeout 150 ncu --clock-control none -k regex:hopper_tma -s 2 -c 1 --section SourceCounters \
+        --section WarpStateStats --warp-sampling-interval 0 -f -o "$OUT/ncu_source" \
+        python3 scripts/ncu_pair.py ${NCU_SHAPE:-4096 4096 4096} > "$OUT/ncu_source.log" 2>&1
+      ncu -i "$OUT/ncu_source.ncu-rep" --page source --csv --print-source sass > "$OUT/ncu_source_sass.csv" 2>> "$OUT/ncu_source.log"
+      python3 scripts/ncu_source_regions.py "$OUT/ncu_source_sass.csv" --json "$OUT/ncu_source_$gpu.json" \
+        --how "ncu warp-state sampling of auto at ${NCU_SHAPE:-4096 4096 4096} (scripts/gpu_check.sh ncu_source)" \
+        | tee -a "$OUT/ncu_source.log"
+      summary+=("ncu_source: exit $? ($OUT/ncu_source_$gpu.json)") ;;
     cluster4)
       # Rung 06 in clusters of four (CLUSTER = 4): a smoke run under a timeout (a pipeline bug
       # hangs), its tests, compute-sanitizer on the smoke shapes, then against clusters of two
