@@ -3,7 +3,7 @@
 #
 #   scripts/gpu_check.sh [STEP ...]     steps: info tests ceiling bench host hopper hopper_results
 #                                       targets cute decode igemm hopper_ncu ncu_pair ncu_sol ncu_source cluster4
-#                                       bn192 clocks occupancy pack ncu
+#                                       ping_pong bn192 clocks occupancy pack ncu
 #                                       stalls
 #                                       (default: info tests ceiling bench)
 #   PYTEST_ARGS="-k sgemm" BENCH_ARGS="sgemm --suite square" scripts/gpu_check.sh tests bench
@@ -292,6 +292,29 @@ PY
           --json "$OUT/hopper_cluster4_$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1 | grep -oE 'H[0-9]+' | tr 'A-Z' 'a-z').json" \
           > "$OUT/cluster4_bench.log" 2>&1
         summary+=("cluster4 bench: exit $?"); grep -E "auto|CLUSTER" "$OUT/cluster4_bench.log" | tail -12
+      fi ;;
+    ping_pong)
+      # Hopper rung 07 (the two consumers take alternate tiles): smoke runs under a timeout (a
+      # turn that never comes hangs), its tests, compute-sanitizer on the smoke shapes, then
+      # against rung 06 (auto) and cuBLAS.
+      K7=hopper/07_ping_pong
+      timeout 150 python3 scripts/hopper_smoke.py $K7 $K7:CLUSTER=1 $K7:CLUSTER=4 $K7:BM=128,BN=128 \
+        > "$OUT/ping_pong_smoke.log" 2>&1
+      rc=$?; summary+=("ping_pong smoke: exit $rc")
+      if [ $rc -eq 0 ]; then
+        timeout 300 python3 -m pytest -p no:cacheprovider -m gpu -n 8 -q tests/test_hopper.py -k "07_ping_pong" \
+          > "$OUT/ping_pong_pytest.log" 2>&1
+        summary+=("ping_pong pytest: $(grep -aE '[0-9]+ (passed|failed)' "$OUT/ping_pong_pytest.log" | tail -1)")
+        for tool in memcheck racecheck; do
+          timeout 200 compute-sanitizer --tool $tool --report-api-errors no --error-exitcode 9 \
+            python3 scripts/hopper_smoke.py $K7 $K7:CLUSTER=1 > "$OUT/ping_pong_$tool.log" 2>&1
+          summary+=("ping_pong $tool: exit $? ($(grep -hE 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/ping_pong_$tool.log" | tail -1))")
+        done
+        timeout 240 python3 -m warpgemm.cli bench hopper --shapes 4096^3 8192^3 4096x14336x4096 2048x4096x4096 \
+          --b-layout col --kernels auto $K7 $K7:CLUSTER=4 $K7:BM=128,BN=128 --no-progress \
+          --json "$OUT/hopper_ping_pong_$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1 | grep -oE 'H[0-9]+' | tr 'A-Z' 'a-z').json" \
+          > "$OUT/ping_pong_bench.log" 2>&1
+        summary+=("ping_pong bench: exit $?"); grep -E "auto|ping_pong" "$OUT/ping_pong_bench.log" | tail -16
       fi ;;
     bn192)
       # 128 x 192 tiles where they fill the waves (dispatch._fuller_waves_at_bn192), against the

@@ -33,7 +33,8 @@ VARIANTS = ["hopper/06_tma_store_epilogue:BM=256,BN=128,CLUSTER=1",
 (HOLD = 1; HOLD_SHAPE gives blocks more than one tile), and clusters of four sharing B."""
 HOLD_SHAPE = (1100, 4200, 130)
 """153 tiles of 128 x 256 on 132 SMs, 3 k-tiles each: some blocks store a tile beside the next one's
-wgmma, and the 4th slab after its main loop."""
+wgmma, and the 4th slab after its main loop. Also the ping-pong rung's: 306 tiles of 64 x 256, two
+or three a block, so that its consumers take turns."""
 
 
 def _operand(rows: int, cols: int, layout: str) -> torch.Tensor:
@@ -49,8 +50,10 @@ def main(names: list[str]) -> int:
         name, chosen = parse_kernel(text)
         splits = catalog.get(name).last_wave is not None and chosen.get("CLUSTER", 1) == 1
         held = chosen.get("HOLD", 0) == 1  # held sums are 16-bit: a bf16 C
+        turns = catalog.get(name).rung == 7  # ping-pong: the consumers hand turns on between tiles
         odt, tol = (torch.bfloat16, 8e-3) if held else (torch.float32, 2e-3)
-        for m, n, k in SHAPES + ([SPLIT_SHAPE] if splits else []) + ([HOLD_SHAPE] if held else []):
+        several = [HOLD_SHAPE] if held or turns else []
+        for m, n, k in SHAPES + ([SPLIT_SHAPE] if splits else []) + several:
             params = {**chosen, **({"SPLITS": 3} if (m, n, k) == SPLIT_SHAPE else {})}
             for la, lb in LAYOUTS:
                 a, b = _operand(m, k, la), _operand(k, n, lb)

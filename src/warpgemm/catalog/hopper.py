@@ -43,6 +43,11 @@ def _smem_staged(p: Mapping[str, int]) -> int:
     return -(-smem_bytes(p) // 1024) * 1024 + consumers(p) * 2 * 64 * 128
 
 
+def _smem_ping_pong(p: Mapping[str, int]) -> int:
+    # Rung 07: rung 06's stages and staging, always two consumer warpgroups.
+    return -(-smem_bytes(p) // 1024) * 1024 + 2 * 2 * 64 * 128
+
+
 def _tma_args(inst: Any, a: Any, b: Any, c: Any, m: int, n: int, k: int, workspace: Any = None,
               bias: Any = None) -> tuple[Any, ...]:
     """The two tensor maps (A: BM x BK boxes, B: BK x BN), then the ladder's C, M, N, K, ldc and
@@ -198,4 +203,17 @@ HOPPER: tuple[KernelSpec, ...] = (
                         and p["CLUSTER"] in (1, 2, 4) and (p["CLUSTER"] == 1 or p["BN"] in (128, 256))
                         and (p["CLUSTER"] != 4 or p["BN"] == 256)
                         and p["IN_FLIGHT"] in (0, 1) and p["HOLD"] in (0, 1) and 0 <= p["SPLITS"] <= MAX_SPLITS)),
+    _f(7, "ping-pong: the two consumer warpgroups take alternate tiles, so that one's epilogue runs "
+          "while the other multiplies", "ping_pong", "hopper_ping_pong",
+       params={"BM": 64, "BN": 256, "BK": 64, "STAGES": 4, "GROUP": 8, "CLUSTER": 2, "IN_FLIGHT": 1},
+       dependent_launch=True, threads=lambda p: 384, persistent=True, smem_bytes=_smem_ping_pong,
+       abi=_tma_store_args,
+       cluster=lambda p: (p["CLUSTER"], 1, 1) if p["CLUSTER"] > 1 else None,
+       tuning={"BM": (64, 128), "BN": (128, 256), "STAGES": (3, 4, 5, 6), "GROUP": (8, 16), "CLUSTER": (1, 2, 4),
+               "IN_FLIGHT": (0, 1)},
+       # A warpgroup's own tile: 64 x BN, or 128 x 128 as two row blocks (128 accumulators a thread).
+       valid=lambda p: (_valid_for((64, 128), (128, 256), _smem_ping_pong)(p)
+                        and (p["BM"] == 64 or p["BN"] == 128) and p["GROUP"] >= 1
+                        and p["CLUSTER"] in (1, 2, 4) and (p["CLUSTER"] != 4 or p["BN"] == 256)
+                        and p["IN_FLIGHT"] in (0, 1))),
 )

@@ -56,6 +56,12 @@ __device__ __forceinline__ void named_barrier_sync(int id, int threads) {
     asm volatile("bar.sync %0, %1;\n" :: "r"(id), "r"(threads) : "memory");
 }
 
+// Arrive on that barrier without waiting (bar.arrive): these threads let the ones that
+// bar.sync on it go on once `threads` have arrived, and go on themselves at once.
+__device__ __forceinline__ void named_barrier_arrive(int id, int threads) {
+    asm volatile("bar.arrive %0, %1;\n" :: "r"(id), "r"(threads) : "memory");
+}
+
 // The same barrier, returning to every thread whether `pred` was true in any of them
 // (bar.red.or): how one thread's finding reaches its warpgroup without shared memory.
 __device__ __forceinline__ bool named_barrier_or(int id, int threads, bool pred) {

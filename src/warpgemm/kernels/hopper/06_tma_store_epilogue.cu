@@ -64,16 +64,7 @@ hopper_tma_store_epilogue(const __grid_constant__ wg::TmaDescriptor tma_a,
     static_assert(STAGING_OFFSET + Mainloop::CONSUMERS * Epilogue::BYTES_PER_CONSUMER <= 227 * 1024,
                   "the stages and the epilogue's staging do not fit in 227 KB: lower STAGES or BN");
 
-    if (threadIdx.x == 0) {
-        Mainloop::init(&tma_a, &tma_b);
-        if (c_tma) prefetch_tensormap(&tma_c);
-    }
-    if constexpr (CLUSTER > 1) {
-        cluster_arrive();
-        cluster_wait();
-    } else {
-        __syncthreads();
-    }
+    sm90::set_up_ring<Mainloop, CLUSTER>(&tma_a, &tma_b, c_tma ? &tma_c : nullptr);
 
     Epilogue epilogue{sm90::TmaStoreEpilogue<TC, T, BN>{
         {&tma_c, C, ldc, M, N, c_tma != 0}, bias, smem_u32(dynamic_smem()) + STAGING_OFFSET}};
@@ -82,8 +73,6 @@ hopper_tma_store_epilogue(const __grid_constant__ wg::TmaDescriptor tma_a,
     } else {
         const sm90::PersistentClusterTiles<BM, BN, GROUP, CLUSTER> tiles(M, N, static_cast<int>(cluster_ctarank()));
         sm90::warp_specialized_roles<Mainloop>(tiles, &tma_a, &tma_b, K, epilogue);
-        // As rung 05: the partner may still multicast into this block until it is done.
-        cluster_arrive();
-        cluster_wait();
+        sm90::leave_cluster<CLUSTER>();
     }
 }

@@ -215,7 +215,10 @@ __device__ __forceinline__ void put_slab(const SlabTarget<TC>& out, uint32_t min
     ++slabs_done;
 }
 
-template <typename TC, typename T, int BN>
+// OWN_TILES (hopper rung 07): each consumer warpgroup stores a tile of its own, its rows from the
+// unit's m0; otherwise the consumers share the unit's tile, consumer c's rows after c's
+// predecessors'.
+template <typename TC, typename T, int BN, bool OWN_TILES = false>
 struct TmaStoreEpilogue {
     static constexpr int BUFFERS = 2;
     static constexpr int BYTES_PER_CONSUMER = BUFFERS * 64 * 128;  // 16 KB a consumer warpgroup
@@ -257,7 +260,7 @@ struct TmaStoreEpilogue {
 #pragma unroll
         for (int r = 0; r < ROW_BLOCKS; ++r) {
             const float(&block)[BN / 2] = *reinterpret_cast<const float(*)[BN / 2]>(&d[r * (BN / 2)]);
-            const int row0 = w.m0 + 64 * (ROW_BLOCKS * consumer + r);
+            const int row0 = w.m0 + 64 * ((OWN_TILES ? 0 : ROW_BLOCKS * consumer) + r);
             if (row0 >= out.M) return;  // this and the later row blocks are past C's edge (uniform)
             const uint32_t mine = staging + consumer * BYTES_PER_CONSUMER;
             if constexpr (!BIAS) {

@@ -53,11 +53,15 @@ struct NothingBeside {
     __device__ __forceinline__ void operator()(int) const {}
 };
 
+// With PING_PONG (hopper rung 07) the two consumer warpgroups take alternate tiles of BM rows
+// each (64, or 128 as two row blocks), one k-tile stage at a time: a stage is read by one
+// warpgroup, so one arrival per warp of that warpgroup (per cluster block) hands it back.
 template <typename T, int BM, int BN, int BK, int STAGES, bool A_ROW, bool B_ROW, int CLUSTER = 1,
-          int IN_FLIGHT = 1, int STAGGER = 1>
+          int IN_FLIGHT = 1, int STAGGER = 1, bool PING_PONG = false>
 struct WarpSpecializedMainloop {
-    static constexpr int CONSUMERS = BM == 64 ? 1 : 2;  // consumer warpgroups
-    static constexpr int WG_ROWS = BM / CONSUMERS;        // rows of C each: 64, or 128 at BM = 256
+    static constexpr int CONSUMERS = PING_PONG ? 2 : BM == 64 ? 1 : 2;  // consumer warpgroups
+    static constexpr int WG_ROWS = PING_PONG ? BM : BM / CONSUMERS;  // rows of C each: 64, or 128 at BM = 256
+    static constexpr int READERS = PING_PONG ? 1 : CONSUMERS;          // warpgroups that read a stage
     using Mma = WarpgroupMma<T, BM, BN, BK, A_ROW, B_ROW, WG_ROWS>;
     using Smem = Stages<Mma, STAGES>;
     using Acc = typename Mma::Acc;
@@ -71,6 +75,7 @@ struct WarpSpecializedMainloop {
     static constexpr int SMEM_BYTES = Smem::SMEM_BYTES;
     static_assert(BM == 64 || BM == 128 || BM == 256,
                   "BM = 64 (one consumer warpgroup), 128 or 256 (two, of 64 or 128 rows each)");
+    static_assert(!PING_PONG || BM == 64 || BM == 128, "ping-pong: each warpgroup's tile is BM = 64 or 128 rows");
     static_assert(WG_ROWS * BN <= 64 * 256, "a consumer warpgroup's WG_ROWS x BN sums are WG_ROWS * BN / 128 registers a "
                                             "thread, at most 128: BN <= 128 at BM = 256");
     static_assert(CLUSTER == 1 || CLUSTER == 2 || CLUSTER == 4, "clusters of 1, 2 or 4 blocks along M (CLUSTER x 1: tiles "
@@ -85,7 +90,7 @@ struct WarpSpecializedMainloop {
     static __device__ __forceinline__ void init(const TmaDescriptor* tma_a, const TmaDescriptor* tma_b) {
         prefetch_tensormap(tma_a);
         prefetch_tensormap(tma_b);
-        Smem::ring().init(4 * CONSUMERS * CLUSTER);  // one arrival per consumer warp of the cluster
+        Smem::ring().init(4 * READERS * CLUSTER);  // one arrival per reading warp of the cluster
         fence_mbarrier_init();
     }
 
@@ -131,7 +136,7 @@ struct WarpSpecializedMainloop {
         int running = -1;  // the stage whose wgmma may still be running (IN_FLIGHT = 1)
         for (int kt = 0; kt < k_tiles; ++kt) {
             ring.consumer_wait(use);
-            Mma::k_tile(acc, Smem::a(use.stage), Smem::b(use.stage), WG_ROWS * consumer, kt > 0);
+            Mma::k_tile(acc, Smem::a(use.stage), Smem::b(use.stage), PING_PONG ? 0 : WG_ROWS * consumer, kt > 0);
             beside(kt);
             wgmma_wait_group<IN_FLIGHT>();
             if constexpr (IN_FLIGHT == 0) {

@@ -27,6 +27,13 @@ struct Cursor {
             phase ^= 1u;
         }
     }
+
+    // Past n k-tiles that another consumer takes (hopper rung 07): as n advance() calls.
+    __device__ __forceinline__ void skip(int n) {
+        const int to = stage + n;
+        stage = to % STAGES;
+        phase ^= static_cast<uint32_t>(to / STAGES) & 1u;
+    }
 };
 
 template <int STAGES>

@@ -66,11 +66,40 @@ struct held_sums_of<Epilogue, true> {
     using type = typename Epilogue::template Held<ACC>;
 };
 
-// `Tiles` is GridTile, PersistentTiles or PersistentClusterTiles (sm90/tile_scheduler.cuh). Call
-// after the ring is set up and the block (or cluster) has synchronised.
-template <typename Mainloop, typename Tiles, typename Epilogue>
-__device__ __forceinline__ void warp_specialized_roles(const Tiles& tiles, const TmaDescriptor* tma_a,
-                                                       const TmaDescriptor* tma_b, int K, Epilogue& epilogue) {
+// Thread 0 sets up the ring (and prefetches C's tensor map, if `tma_c`), then the block, or with
+// CLUSTER > 1 the cluster, synchronises: no block may multicast into another before it is set up.
+template <typename Mainloop, int CLUSTER>
+__device__ __forceinline__ void set_up_ring(const TmaDescriptor* tma_a, const TmaDescriptor* tma_b,
+                                            const TmaDescriptor* tma_c) {
+    if (threadIdx.x == 0) {
+        Mainloop::init(tma_a, tma_b);
+        if (tma_c != nullptr) prefetch_tensormap(tma_c);
+    }
+    if constexpr (CLUSTER > 1) {
+        cluster_arrive();
+        cluster_wait();
+    } else {
+        __syncthreads();
+    }
+}
+
+// With CLUSTER > 1, before a block exits: its partners may still multicast into it until they are
+// done (rung 05 on).
+template <int CLUSTER>
+__device__ __forceinline__ void leave_cluster() {
+    if constexpr (CLUSTER > 1) {
+        cluster_arrive();
+        cluster_wait();
+    }
+}
+
+// The roles of every schedule: once the grids before are waited for, the producer warpgroup
+// (warpgroup 0) gives registers up and its one thread loads every unit's k-tiles in the
+// scheduler's order; the consumer warpgroups take registers and run `consumers(consumer, cursor,
+// k_tiles)` (consumer = 0 .. CONSUMERS - 1), on a ring cursor of their own from the first stage.
+template <typename Mainloop, typename Tiles, typename Consumers>
+__device__ __forceinline__ void split_roles(const Tiles& tiles, const TmaDescriptor* tma_a,
+                                            const TmaDescriptor* tma_b, int K, Consumers consumers) {
     // setmaxnreg moves registers between the block's warpgroups and cannot add any: together they
     // may ask for what the block was launched with (65536 / threads a thread, in steps of 8), or
     // the consumers' setmaxnreg.inc waits for ever.
@@ -93,8 +122,18 @@ __device__ __forceinline__ void warp_specialized_roles(const Tiles& tiles, const
         __syncwarp();
     } else {
         setmaxnreg_inc<Mainloop::CONSUMER_REGS>();
+        consumers(warpgroup - 1, cursor, k_tiles);
+    }
+}
+
+// `Tiles` is GridTile, PersistentTiles or PersistentClusterTiles (sm90/tile_scheduler.cuh). Call
+// after set_up_ring. Both consumer warpgroups work on each unit.
+template <typename Mainloop, typename Tiles, typename Epilogue>
+__device__ __forceinline__ void warp_specialized_roles(const Tiles& tiles, const TmaDescriptor* tma_a,
+                                                       const TmaDescriptor* tma_b, int K, Epilogue& epilogue) {
+    split_roles<Mainloop>(tiles, tma_a, tma_b, K, [&](int consumer, typename Mainloop::RingCursor& cursor,
+                                                      int k_tiles) {
         typename Mainloop::Acc acc[Mainloop::Mma::ACC];
-        const int consumer = warpgroup - 1;
         if constexpr (holds_sums<Epilogue>::value) {
             typename Epilogue::template Held<Mainloop::Mma::ACC> held;  // the last unit's sums, until stored
             bool holding = false;
@@ -111,13 +150,51 @@ __device__ __forceinline__ void warp_specialized_roles(const Tiles& tiles, const
         } else {
             for (int u = tiles.first(); u < tiles.total; u = tiles.next(u)) {
                 const Work w = tiles.work(u, k_tiles);
-                epilogue.prepare(warpgroup - 1, w);
-                Mainloop::consume(cursor, acc, warpgroup - 1, w.k_end - w.k_begin);
-                epilogue.store(acc, warpgroup - 1, w);
+                epilogue.prepare(consumer, w);
+                Mainloop::consume(cursor, acc, consumer, w.k_end - w.k_begin);
+                epilogue.store(acc, consumer, w);
             }
         }
-        epilogue.finish(warpgroup - 1);
-    }
+        epilogue.finish(consumer);
+    });
+}
+
+// The ping-pong schedule (hopper rung 07): the producer loads the block's units in order, as
+// above, and consumer warpgroup c takes units c, c + 2, c + 4, ... of that order, each a whole
+// tile of its own (Mainloop's PING_PONG), stepping its ring cursor past the other's k-tiles. The
+// two take turns: a warpgroup starts a unit only once the other has issued the last k-tile of the
+// unit before (named barrier TURN + c, which the other arrives on). Then each one's epilogue runs
+// while the other multiplies, and the turns also keep the parity waits sound: a warpgroup
+// that skipped ahead waits on a stage's full barrier only once the other has seen every earlier
+// phase of it, never two or more phases early, where the parity of a phase would match an older
+// one. The epilogue stores each warpgroup's own tile (TmaStoreEpilogue's OWN_TILES).
+constexpr int PING_PONG_TURN_BARRIER = 9;  // 9, 10 (the epilogue uses 1, 2; the split reduction 3, 4; 5-8 others)
+template <typename Mainloop, typename Tiles, typename Epilogue>
+__device__ __forceinline__ void ping_pong_roles(const Tiles& tiles, const TmaDescriptor* tma_a,
+                                                const TmaDescriptor* tma_b, int K, Epilogue& epilogue) {
+    static_assert(Mainloop::CONSUMERS == 2 && Mainloop::READERS == 1,
+                  "ping-pong takes a mainloop whose two consumers read a stage each (PING_PONG)");
+    split_roles<Mainloop>(tiles, tma_a, tma_b, K, [&](int consumer, typename Mainloop::RingCursor& cursor,
+                                                      int k_tiles) {
+        typename Mainloop::Acc acc[Mainloop::Mma::ACC];
+        int turn = 0;  // whose unit this is: 0, 1, 0, 1, ... along the block's order
+        for (int u = tiles.first(); u < tiles.total; u = tiles.next(u), turn ^= 1) {
+            const Work w = tiles.work(u, k_tiles);
+            const int n = w.k_end - w.k_begin;
+            if (turn != consumer) {
+                cursor.skip(n);
+                continue;
+            }
+            if (u != tiles.first()) named_barrier_sync(PING_PONG_TURN_BARRIER + consumer, 256);
+            const bool handing_on = tiles.next(u) < tiles.total;  // the other has a unit after this one
+            epilogue.prepare(consumer, w);
+            Mainloop::consume(cursor, acc, consumer, n, [&](int kt) {
+                if (kt == n - 1 && handing_on) named_barrier_arrive(PING_PONG_TURN_BARRIER + 1 - consumer, 256);
+            });
+            epilogue.store(acc, consumer, w);
+        }
+        epilogue.finish(consumer);
+    });
 }
 
 }  // namespace sm90
