@@ -231,10 +231,9 @@ struct TmaStoreEpilogue {
 
     // A consumer warpgroup's ROW_BLOCKS x 64 rows (ACC = ROW_BLOCKS * BN / 2 accumulators, row
     // block r's fragment at d[r * BN / 2 ..], as sm90/warpgroup_mma.cuh leaves them), one 64-row
-    // block after the other through the same two buffers.
-    // The sums without a bias are only rounded: one branch a tile here, not a test and an add per
-    // element, which took about 1000 instructions a warp a 128 x 256 tile, all issued while the
-    // tensor cores waited (docs/hopper.md, "What the epilogue costs").
+    // block after the other through the same two buffers. Sums without a bias are only rounded:
+    // one branch a tile here, not a test and an add per element (about 1000 instructions a warp a
+    // 128 x 256 tile before; docs/hopper.md, "The epilogue's instructions are not its cost").
     template <int ACC>
     __device__ __forceinline__ void store(const float (&d)[ACC], int consumer, const Work& w) {
         if (bias == nullptr) store_sums<false>(d, consumer, w);
