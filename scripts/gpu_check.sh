@@ -3,7 +3,7 @@
 #
 #   scripts/gpu_check.sh [STEP ...]     steps: info tests ceiling bench host hopper hopper_results
 #                                       targets cute decode igemm hopper_ncu ncu_pair ncu_sol ncu_source cluster4
-#                                       ping_pong bn192 clocks occupancy pack ncu
+#                                       ping_pong small_m_h200 bn192 clocks occupancy pack ncu
 #                                       stalls
 #                                       (default: info tests ceiling bench)
 #   PYTEST_ARGS="-k sgemm" BENCH_ARGS="sgemm --suite square" scripts/gpu_check.sh tests bench
@@ -316,6 +316,20 @@ PY
           > "$OUT/ping_pong_bench.log" 2>&1
         summary+=("ping_pong bench: exit $?"); grep -E "auto|ping_pong" "$OUT/ping_pong_bench.log" | tail -16
       fi ;;
+    small_m_h200)
+      # The one-row and few-row sweeps the H100's rules use (decode/03 at one row, decode/04 at
+      # 2-8 rows) on this GPU, against its rules (auto) and cuBLAS: on an H200, whose M = 1 rules
+      # predate decode/03, 4096 x 4096 read 72% of the measured bandwidth at one row.
+      gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1 | grep -oE 'H[0-9]+' | tr 'A-Z' 'a-z')
+      timeout 200 python3 scripts/decode_sweep.py --kernel decode/03_row_sweep --ms 1 --rounds 7 \
+        --nk 4096x4096 6144x4096 14336x4096 4096x14336 8192x8192 \
+        --space "THREADS=256,512,1024;ROWS=4,8;UNROLL=2,4;L2_256B=0,1;BLOCKS=1,2" \
+        --json "$OUT/decode_sweep_rowsweep_$gpu.json" > "$OUT/small_m_rowsweep.log" 2>&1
+      summary+=("small_m decode/03: exit $?"); grep -E '^M=' "$OUT/small_m_rowsweep.log" | cut -c1-150
+      timeout 150 python3 scripts/decode_sweep.py --kernel decode/04_row_sweep_mma --ms 2 4 8 --rounds 7 \
+        --nk 4096x4096 8192x8192 14336x4096 --json "$OUT/decode_sweep_rowsweep_mma_$gpu.json" \
+        > "$OUT/small_m_rowsweep_mma.log" 2>&1
+      summary+=("small_m decode/04: exit $?"); grep -E '^M=' "$OUT/small_m_rowsweep_mma.log" | cut -c1-150 ;;
     bn192)
       # 128 x 192 tiles where they fill the waves (dispatch._fuller_waves_at_bn192), against the
       # rules' choice, on this GPU (the rule is measured on the H100 SXM only).
