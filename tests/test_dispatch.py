@@ -81,6 +81,7 @@ def test_a_rule_measured_for_a_named_gpu_matches_only_devices_of_that_name():
     (1, 4096, 4096, "decode/01_swap_ab_splitk", {"ROW_GROUPS": 1, "WARPS": 16}),
     (16, 4096, 14336, "decode/02_swap_ab_wgmma", {"BM": 64, "BK": 128, "STAGES": 8, "STAGGER": 8}),
     (16, 28672, 8192, "decode/02_swap_ab_wgmma", {"BM": 64, "SPLITS": 0, "STAGGER": 8}),
+    (16, 8192, 28672, "decode/02_swap_ab_wgmma", {"BM": 64, "BK": 64, "STAGES": 8}),
     (32, 4096, 4096, "decode/02_swap_ab_wgmma", {"BM": 64, "STAGES": 8, "SPLITS": 1, "STAGGER": 8}),
     (32, 8192, 8192, "decode/02_swap_ab_wgmma", {"BM": 64, "STAGES": 6}),
     (64, 14336, 4096, "decode/02_swap_ab_wgmma", {"BM": 128, "STAGES": 4}),

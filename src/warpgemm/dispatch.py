@@ -102,8 +102,9 @@ RULES: tuple[Rule, ...] = (
     #     8192 and 8192 x 28672 (8 x 8192 x 8192: 0.946x against 0.856x);
     #   * 9-16 rows: 0.98x against 0.76x at 14336 x 4096 (128-row tiles), 0.98x against 0.75x at
     #     28672 x 8192 (unsplit 64-row tiles), 0.97x against 0.81x at 8192 x 8192, 1.22x against
-    #     1.03x at 4096 x 4096, 1.00x against 0.84x at 6144 x 4096; 0.99x against 1.01x at 8192 x
-    #     28672, the one shape it did not gain;
+    #     1.03x at 4096 x 4096, 1.00x against 0.84x at 6144 x 4096, 1.01x-1.02x against 0.98x at
+    #     4096 x 14336. At 8192 x 28672 the rule before kept its lead (1.01x against 0.99x), and
+    #     N of 4225-12287 with K >= 12288 keeps it (64 k a k-tile, 8 stages);
     #   * 17-32 rows where N <= 4224, or N >= 12288: 1.27x against 1.08x at 4096 x 4096, 1.03x
     #     against 1.00x at 4096 x 14336, 0.99x against 0.96-0.97x at 14336 x 4096 and 28672 x 8192.
     # Where the sweep found no gain (one row; 2-8 rows of the narrow weights and of 28672 x 8192,
@@ -118,6 +119,7 @@ RULES: tuple[Rule, ...] = (
           ((9, 16), (12288, INF), (0, 4096), _H200_A),
           ((9, 16), (12288, INF), (4097, INF), _H200_G),
           ((9, 16), (4225, 12287), (0, 4096), _H200_A),
+          ((9, 16), (4225, 12287), (12288, INF), {"BM": 64, "BK": 64, "STAGES": 8, "IN_FLIGHT": 1}),
           ((9, 16), (0, INF), (0, INF), _H200_B),
           ((17, 32), (0, 4224), (0, INF), _H200_B),
           ((17, 32), (12288, INF), (0, 4096), _H200_D),
