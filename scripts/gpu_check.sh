@@ -329,7 +329,12 @@ PY
       timeout 150 python3 scripts/decode_sweep.py --kernel decode/04_row_sweep_mma --ms 2 4 8 --rounds 7 \
         --nk 4096x4096 8192x8192 14336x4096 --json "$OUT/decode_sweep_rowsweep_mma_$gpu.json" \
         > "$OUT/small_m_rowsweep_mma.log" 2>&1
-      summary+=("small_m decode/04: exit $?"); grep -E '^M=' "$OUT/small_m_rowsweep_mma.log" | cut -c1-150 ;;
+      summary+=("small_m decode/04: exit $?"); grep -E '^M=' "$OUT/small_m_rowsweep_mma.log" | cut -c1-150
+      # The floor: how fast any kernel reads these weights once on this GPU (the M = 1 bandwidth
+      # target's bound where the weight is small).
+      timeout 200 python3 scripts/read_floor.py --nk 4096x4096 6144x4096 8192x8192 --ms 1 \
+        --json "$OUT/read_floor_$gpu.json" > "$OUT/small_m_read_floor.log" 2>&1
+      summary+=("small_m read floor: exit $?"); tail -8 "$OUT/small_m_read_floor.log" ;;
     bn192)
       # 128 x 192 tiles where they fill the waves (dispatch._fuller_waves_at_bn192), against the
       # rules' choice, on this GPU (the rule is measured on the H100 SXM only).
