@@ -2,7 +2,7 @@
 # Build, test and benchmark warpgemm on a GPU machine in one call, from the source tree.
 #
 #   scripts/gpu_check.sh [STEP ...]     steps: info tests ceiling bench host hopper hopper_results
-#                                       targets cute decode igemm hopper_ncu ncu_pair ncu_sol ncu_source cluster4
+#                                       targets cute decode igemm hopper_ncu ncu_pair ncu_sol ncu_source
 #                                       small_m_h200 bn192 clocks occupancy pack ncu
 #                                       stalls
 #                                       (default: info tests ceiling bench)
@@ -271,28 +271,6 @@ PY
         --how "ncu warp-state sampling of auto at ${NCU_SHAPE:-4096 4096 4096} (scripts/gpu_check.sh ncu_source)" \
         | tee -a "$OUT/ncu_source.log"
       summary+=("ncu_source: exit $? ($OUT/ncu_source_$gpu.json)") ;;
-    cluster4)
-      # Rung 06 in clusters of four (CLUSTER = 4): a smoke run under a timeout (a pipeline bug
-      # hangs), its tests, compute-sanitizer on the smoke shapes, then against clusters of two
-      # and cuBLAS at the sizes where blocks run several tiles.
-      K6=hopper/06_tma_store_epilogue
-      timeout 120 python3 scripts/hopper_smoke.py $K6:CLUSTER=4 > "$OUT/cluster4_smoke.log" 2>&1
-      rc=$?; summary+=("cluster4 smoke: exit $rc")
-      if [ $rc -eq 0 ]; then
-        timeout 300 python3 -m pytest -p no:cacheprovider -m gpu -n 8 -q tests/test_hopper.py \
-          -k "four or cannot_store" > "$OUT/cluster4_pytest.log" 2>&1
-        summary+=("cluster4 pytest: $(grep -aE '[0-9]+ (passed|failed)' "$OUT/cluster4_pytest.log" | tail -1)")
-        for tool in memcheck racecheck; do
-          timeout 200 compute-sanitizer --tool $tool --report-api-errors no --error-exitcode 9 \
-            python3 scripts/hopper_smoke.py $K6:CLUSTER=4 > "$OUT/cluster4_$tool.log" 2>&1
-          summary+=("cluster4 $tool: exit $? ($(grep -hE 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/cluster4_$tool.log" | tail -1))")
-        done
-        timeout 200 python3 -m warpgemm.cli bench hopper --shapes 4096^3 8192^3 4096x14336x4096 8192x4096x4096 \
-          --b-layout col --kernels auto $K6:CLUSTER=2 $K6:CLUSTER=4 --no-progress \
-          --json "$OUT/hopper_cluster4_$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1 | grep -oE 'H[0-9]+' | tr 'A-Z' 'a-z').json" \
-          > "$OUT/cluster4_bench.log" 2>&1
-        summary+=("cluster4 bench: exit $?"); grep -E "auto|CLUSTER" "$OUT/cluster4_bench.log" | tail -12
-      fi ;;
     small_m_h200)
       # The one-row and few-row sweeps the H100's rules use (decode/03 at one row, decode/04 at
       # 2-8 rows) on this GPU, against its rules (auto) and cuBLAS: on an H200, whose M = 1 rules

@@ -191,9 +191,8 @@ def test_256_row_tiles_are_refused_by_name_where_the_launch_assumes_64_row_consu
         warpgemm.compile(name, "sm_90a", a_layout="row", b_layout="col", BM=256, **params)
 
 
-@pytest.mark.parametrize("params", [{}, {"CLUSTER": 2}, {"BM": 256, "BN": 128}, {"BN": 128, "CLUSTER": 2},
-                                    {"CLUSTER": 4}],
-                         ids=["single", "clusters", "256x128", "128x128-clusters", "clusters-of-4"])
+@pytest.mark.parametrize("params", [{}, {"CLUSTER": 2}, {"BM": 256, "BN": 128}, {"BN": 128, "CLUSTER": 2}],
+                         ids=["single", "clusters", "256x128", "128x128-clusters"])
 def test_rung_06_carries_one_copy_of_its_epilogue_and_no_unrolled_fallback(params):
     # Two large kernels of ours one after the other evict each other's instructions: with 130 KB
     # of code each, 5 us a launch at 4096 x 1024 x 2048 on an H100; with 33 KB, nothing
@@ -340,31 +339,6 @@ def test_256_row_tiles_whose_two_consumers_take_128_rows_each_match_float64(clus
     _check("hopper/06_tma_store_epilogue", *shape, *layouts, dtypes, bias=bias, BM=256, BN=128, CLUSTER=cluster)
 
 
-RAGGED_EVERY_LAYOUT = [(shape, lay, DTYPE_PAIRS[(si + li) % 4], si % 2 == 1)
-                       for si, shape in enumerate(RAGGED) for li, lay in enumerate(LAYOUTS)]
-"""Every ragged shape in every layout, the dtypes and the bias turning with them."""
-
-
-@pytest.mark.gpu
-@needs_hopper
-@pytest.mark.parametrize("shape,layouts,dtypes,bias", RAGGED_EVERY_LAYOUT)
-def test_clusters_of_four_tiles_sharing_each_b_tile_match_float64(shape, layouts, dtypes, bias):
-    # CLUSTER = 4: each block loads a quarter of the B tile and multicasts it to the other three;
-    # a unit is 512 rows, so ragged M leaves whole blocks past C's last row (zeros in, nothing out)
-    _check("hopper/06_tma_store_epilogue", *shape, *layouts, dtypes, bias=bias, CLUSTER=4)
-
-
-def test_clusters_of_four_take_256_wide_tiles_and_no_other_cluster_size_compiles():
-    from warpgemm.errors import CompileError
-
-    spec = catalog.get("hopper/06_tma_store_epilogue")
-    assert spec.valid(spec.resolve({"CLUSTER": 4}))
-    assert not spec.valid(spec.resolve({"CLUSTER": 4, "BN": 128}))  # a quarter of an MN-major B is no whole slab
-    assert not spec.valid(spec.resolve({"CLUSTER": 3}))
-    with pytest.raises(CompileError, match=r"clusters of 1, 2 or 4 blocks along M"):
-        warpgemm.compile("hopper/06_tma_store_epilogue", "sm_90a", a_layout="row", b_layout="col", CLUSTER=3)
-
-
 @pytest.mark.gpu
 @needs_hopper
 @pytest.mark.parametrize("m,n,k,splits", [(300, 700, 3001, 3), (1100, 4096, 1024, 4), (257, 129, 2053, 16),
@@ -374,9 +348,13 @@ def test_256_row_tiles_split_over_k_in_the_last_wave_match_float64(m, n, k, spli
            BM=256, BN=128, CLUSTER=1, SPLITS=splits)
 
 
+WIDE_192 = [(shape, lay, DTYPE_PAIRS[(si + li) % 4], si % 2 == 1)
+            for si, shape in enumerate(RAGGED) for li, lay in enumerate(LAYOUTS)]
+
+
 @pytest.mark.gpu
 @needs_hopper
-@pytest.mark.parametrize("shape,layouts,dtypes,bias", RAGGED_EVERY_LAYOUT)
+@pytest.mark.parametrize("shape,layouts,dtypes,bias", WIDE_192)
 def test_128_x_192_tiles_match_float64_in_every_layout(shape, layouts, dtypes, bias):
     # BN = 192: three 64-wide slabs of B a k-tile (a row-major B in three MN-major slabs), one
     # m64n192k16 a consumer and k-step, and three 64-column slabs of C through the staging buffers
@@ -526,8 +504,8 @@ def test_unaligned_inputs_take_the_aligned_copy_and_stay_correct():
 @pytest.mark.gpu
 @needs_hopper
 @pytest.mark.parametrize("n,offset", [(1029, 0), (1024, 1), (1000, 0)])
-@pytest.mark.parametrize("tile", [{}, {"BM": 256, "BN": 128}, {"CLUSTER": 2}, {"CLUSTER": 4}, {"SPLITS": 3},
-                                  {"HOLD": 1}, {"HOLD": 1, "SPLITS": 3}])
+@pytest.mark.parametrize("tile", [{}, {"BM": 256, "BN": 128}, {"CLUSTER": 2}, {"SPLITS": 3}, {"HOLD": 1},
+                                  {"HOLD": 1, "SPLITS": 3}])
 def test_a_c_that_tma_cannot_store_to_is_stored_by_the_warpgroups_and_nothing_else_is_written(n, offset, tile):
     # Rung 06 stores C with TMA where C's rows are 16-byte multiples apart and its base is
     # 16-byte aligned. Otherwise (an odd N, or an output that starts one element into its

@@ -24,13 +24,6 @@
 // k-step into two sets of accumulators (sm90/warpgroup_mma.cuh), the shape cuBLAS runs at the
 // Llama prefill's GEMMs (256 x 128), where BM = 128 gives each 64 x BN.
 //
-// CLUSTER = 4 shares each B tile among four vertically adjacent tiles: a block reads a quarter of
-// it from L2, so a 128 x 256 x 64 k-tile costs 24 KB of L2 reads a block against 32 KB in pairs
-// (the consumers waited for a stage 11% of their time at 4096^3 on an H100, in pairs;
-// docs/hopper.md). Clusters of four may leave SMs of a GPC unused (the launch takes as many
-// clusters as cuOccupancyMaxActiveClusters allows). BN = 256, so that every block's part of a B
-// tile is whole swizzle atoms in either B layout.
-//
 // Requires sm_90a; operands as rung 01. C's tensor map (`tma_c`) has boxes of 64 rows x 128
 // bytes with the 128-byte swizzle; where C cannot take one, `c_tma` = 0 and the warpgroups copy
 // the staged slabs to C themselves.
@@ -42,7 +35,7 @@
 #include "sm90/warp_specialized_roles.cuh"
 
 // Launch with CLUSTER * min(ceil(M / (CLUSTER BM)) * ceil(N / BN), resident clusters) blocks
-// (in clusters of (CLUSTER, 1, 1) when CLUSTER > 1), 128 * (1 + C) threads for C = 1 consumer
+// (in clusters of (CLUSTER, 1, 1) when CLUSTER = 2), 128 * (1 + C) threads for C = 1 consumer
 // warpgroup at BM = 64 and 2 above, and round_up(STAGES * ((BM + BN) * BK * sizeof(T) + 16), 1024) + C * 16384 bytes of
 // dynamic shared memory. `workspace`, `counters` and `splits` as rung 04 (CLUSTER = 1 only;
 // clusters take splits = 1).

@@ -22,9 +22,7 @@
 // the B tile: each producer loads its A and a 1/CLUSTER part of B multicast to every block, so a
 // block's stage is written by every producer of the cluster. A stage may then be refilled only
 // when the consumers of every block are done with it: each consumer warp arrives on the empty
-// barrier of every block (CLUSTER * 4 * CONSUMERS arrivals a phase). With CLUSTER = 4 (rung 06)
-// a block reads a quarter of each B tile from L2 instead of half: 24 KB a 128 x 256 x 64 k-tile
-// against 32 KB.
+// barrier of every block (CLUSTER * 4 * CONSUMERS arrivals a phase).
 #pragma once
 
 #include "arch/sm90.cuh"
@@ -73,8 +71,7 @@ struct WarpSpecializedMainloop {
                   "BM = 64 (one consumer warpgroup), 128 or 256 (two, of 64 or 128 rows each)");
     static_assert(WG_ROWS * BN <= 64 * 256, "a consumer warpgroup's WG_ROWS x BN sums are WG_ROWS * BN / 128 registers a "
                                             "thread, at most 128: BN <= 128 at BM = 256");
-    static_assert(CLUSTER == 1 || CLUSTER == 2 || CLUSTER == 4, "clusters of 1, 2 or 4 blocks along M (CLUSTER x 1: tiles "
-                                                                "of one column, sharing B)");
+    static_assert(CLUSTER == 1 || CLUSTER == 2, "clusters of 1 or 2 blocks (2 x 1: two tiles of one column)");
     static_assert(IN_FLIGHT == 0 || IN_FLIGHT == 1, "IN_FLIGHT: k-tiles of wgmma left running while the next is "
                                                     "issued (0 or 1)");
     static_assert(IN_FLIGHT < STAGES, "a stage in use by running wgmma cannot be refilled: IN_FLIGHT < STAGES");
