@@ -25,13 +25,19 @@ from warpgemm.bench import context, timing  # noqa: E402
 
 
 def parse_shape(text: str) -> tuple[int, int, int]:
-    m, n, k = (int(x) for x in text.lower().split("x"))
+    try:
+        m, n, k = (int(x) for x in text.lower().split("x"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a shape is MxNxK, e.g. 4096x4096x4096, not {text!r}") from None
+    if min(m, n, k) < 1:
+        raise argparse.ArgumentTypeError(f"M, N and K are at least 1: {text!r}")
     return m, n, k
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--shapes", nargs="+", default=["4096x4096x4096", "8192x8192x8192", "2048x14336x4096"])
+    ap.add_argument("--shapes", nargs="+", type=parse_shape,
+                    default=[(4096, 4096, 4096), (8192, 8192, 8192), (2048, 14336, 4096)])
     ap.add_argument("--json")
     args = ap.parse_args()
     if not torch.cuda.is_available():
@@ -42,8 +48,7 @@ def main() -> int:
            "method": "interleaved rounds (the bench's), turned order, cold inputs; medians over cycles",
            "results": []}
     print(doc["context"]["gpu"], flush=True)
-    for text in args.shapes:
-        m, n, k = parse_shape(text)
+    for m, n, k in args.shapes:
         set_bytes = 2 * (m * k + n * k + n) + 2 * m * n
         sets = timing.sets_needed(set_bytes, l2, 4)
         a = [torch.randn(m, k, device="cuda", dtype=torch.bfloat16) for _ in range(sets)]

@@ -71,7 +71,11 @@ def main() -> int:
     ap.add_argument("--json", type=Path)
     ap.add_argument("--how", default="", help="how the report was taken, kept in the JSON")
     args = ap.parse_args()
-    out = summarise(args.csv)
+    try:
+        out = summarise(args.csv)
+    except (OSError, ValueError, IndexError) as e:  # no such file, not ncu's source page, another kernel
+        print(f"ncu_source_regions.py: {args.csv}: {e}", file=sys.stderr)
+        return 2
     if args.how:
         out = {"kernel": out["kernel"], "how": args.how, **{k: v for k, v in out.items() if k != "kernel"}}
     for name, v in out["regions"].items():

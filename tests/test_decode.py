@@ -10,6 +10,7 @@ import pytest
 import torch
 
 import warpgemm
+from warpgemm import dispatch
 
 pytestmark = pytest.mark.gpu
 
@@ -315,6 +316,10 @@ def test_swap_ab_wgmma_is_correct_for_any_shape_in_both_b_layouts(m, n, k, dtype
                                     {"BM": 128, "BN": 64, "BK": 64, "STAGES": 4, "STAGGER": 8}])
 @pytest.mark.parametrize("m,n,k", [(9, 2048, 4096), (64, 1000, 1537), (32, 14336, 64), (20, 4096, 4093)])
 def test_swap_ab_wgmma_params_and_the_split_are_correct_with_the_bias(m, n, k, params):
+    _check_wgmma_with_bias(m, n, k, params)
+
+
+def _check_wgmma_with_bias(m: int, n: int, k: int, params: dict) -> None:
     x, w = _linear_operands(m, n, k, torch.bfloat16)
     bias = torch.randn(n, device="cuda").to(torch.bfloat16)
     out = torch.empty((m, n), device="cuda", dtype=torch.float32)
@@ -322,6 +327,17 @@ def test_swap_ab_wgmma_params_and_the_split_are_correct_with_the_bias(m, n, k, p
         out.fill_(float("nan"))
         warpgemm.matmul(x, w.t(), kernel=WGMMA, out=out, out_dtype=torch.float32, bias=bias, **params)
         assert _rel(out, x.double() @ w.double().t() + bias.double()) < 1e-5, f"launch {launch}"
+
+
+@needs_hopper
+@pytest.mark.parametrize("params", [dispatch._H200_A, dispatch._H200_B, dispatch._H200_D, dispatch._H200_G],
+                         ids=["A", "B", "D", "G"])
+@pytest.mark.parametrize("m,n,k", [(2, 4225, 4097), (7, 6143, 8191), (9, 12289, 1031), (16, 1000, 12289),
+                                   (32, 14337, 4093)])
+def test_the_h200_rules_choices_for_2_to_32_rows_are_correct_on_ragged_weights(m, n, k, params):
+    # The H200's decode rules pick these for 2-32 rows (warpgemm/dispatch.py); the kernel is the
+    # same on any Hopper, so they are checked here on ragged N and K, with the bias, twice.
+    _check_wgmma_with_bias(m, n, k, params)
 
 
 @needs_hopper
