@@ -346,10 +346,15 @@ PY
     ncu_sol)
       # The same pair under ncu's speed-of-light, compute and memory sections: L2 throughput as a
       # share of its peak (is the L2 the bound of rung 06's data waits?) and the pipes' use.
+      # NCU_KERNEL=NAME[:P=V,...] profiles that kernel in place of auto.
+      gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1 | grep -oE 'H[0-9]+' | tr 'A-Z' 'a-z')
       timeout 200 ncu --clock-control none --section SpeedOfLight --section ComputeWorkloadAnalysis \
-        --section MemoryWorkloadAnalysis -k regex:"nvjet|hopper_" -s 4 -c 2 \
-        python3 scripts/ncu_pair.py ${NCU_SHAPE:-4096 4096 4096} > "$OUT/ncu_sol.log" 2>&1
-      summary+=("ncu_sol: exit $? ($OUT/ncu_sol.log)") ;;
+        --section MemoryWorkloadAnalysis --section LaunchStats -k regex:"nvjet|hopper_" -s 4 -c 2 \
+        python3 scripts/ncu_pair.py ${NCU_SHAPE:-4096 4096 4096} --kernel "${NCU_KERNEL:-auto}" > "$OUT/ncu_sol.log" 2>&1
+      rc=$?
+      python3 scripts/ncu_metrics.py "$OUT/ncu_sol.log" --json "$OUT/ncu_sol_$gpu.json" \
+        --how "ncu speed of light, compute, memory and launch sections, cuBLAS then ${NCU_KERNEL:-auto} at ${NCU_SHAPE:-4096 4096 4096} (scripts/gpu_check.sh ncu_sol)"
+      summary+=("ncu_sol: exit $rc ($OUT/ncu_sol_$gpu.json)") ;;
     hopper_ncu)
       # One ncu pass per Hopper rung at 4096^3 bf16 (Linear layout): tensor-pipe (wgmma) activity,
       # DRAM and L2, and where warps wait. docs/hopper.md quotes these.
