@@ -3,7 +3,7 @@
 #
 #   scripts/gpu_check.sh [STEP ...]     steps: info tests ceiling bench host hopper hopper_results
 #                                       targets cute decode igemm hopper_ncu ncu_pair ncu_sol ncu_source cluster4
-#                                       ping_pong small_m_h200 bn192 clocks occupancy pack ncu
+#                                       ping_pong stream_k small_m_h200 bn192 clocks occupancy pack ncu
 #                                       stalls
 #                                       (default: info tests ceiling bench)
 #   PYTEST_ARGS="-k sgemm" BENCH_ARGS="sgemm --suite square" scripts/gpu_check.sh tests bench
@@ -21,6 +21,35 @@ export WARPGEMM_CACHE=${WARPGEMM_CACHE:-/tmp/warpgemm-cache}
 # WARPGEMM_COMMIT=<commit> (warpgemm.bench.context).
 steps=("$@"); [ ${#steps[@]} -eq 0 ] && steps=(info tests ceiling bench)
 summary=()
+
+# A kernel variant's checks (steps cluster4, stream_k, ping_pong): smoke runs of SMOKE (kernel
+# specs) under a timeout (a pipeline bug hangs), then, if they pass, the tests that PYTEST_K
+# selects in tests/test_hopper.py and compute-sanitizer memcheck and racecheck on the smoke shapes
+# of SANITIZE. Fails if the smoke runs do.
+variant_check() {  # TAG PYTEST_K SMOKE SANITIZE
+  local tag=$1 pytest_k=$2 smoke=$3 sanitize=$4 rc tool
+  timeout 150 python3 scripts/hopper_smoke.py $smoke > "$OUT/${tag}_smoke.log" 2>&1
+  rc=$?; summary+=("$tag smoke: exit $rc")
+  [ $rc -eq 0 ] || return 1
+  timeout 300 python3 -m pytest -p no:cacheprovider -m gpu -n 8 -q tests/test_hopper.py -k "$pytest_k" \
+    > "$OUT/${tag}_pytest.log" 2>&1
+  summary+=("$tag pytest: $(grep -aE '[0-9]+ (passed|failed)' "$OUT/${tag}_pytest.log" | tail -1)")
+  for tool in memcheck racecheck; do
+    timeout 200 compute-sanitizer --tool $tool --report-api-errors no --error-exitcode 9 \
+      python3 scripts/hopper_smoke.py $sanitize > "$OUT/${tag}_$tool.log" 2>&1
+    summary+=("$tag $tool: exit $? ($(grep -hE 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/${tag}_$tool.log" | tail -1))")
+  done
+}
+
+# Its benchmark: `warpgemm bench hopper` in the Linear layout with ARGS, into hopper_TAG_<gpu>.json,
+# printing the lines that match PATTERN.
+variant_bench() {  # TAG PATTERN ARGS...
+  local tag=$1 pattern=$2; shift 2
+  local gpu; gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1 | grep -oE 'H[0-9]+' | tr 'A-Z' 'a-z')
+  timeout 280 python3 -m warpgemm.cli bench hopper --b-layout col --no-progress "$@" \
+    --json "$OUT/hopper_${tag}_$gpu.json" > "$OUT/${tag}_bench.log" 2>&1
+  summary+=("$tag bench: exit $?"); grep -E "$pattern" "$OUT/${tag}_bench.log" | tail -32
+}
 
 for step in "${steps[@]}"; do
   case $step in
@@ -272,50 +301,28 @@ PY
         | tee -a "$OUT/ncu_source.log"
       summary+=("ncu_source: exit $? ($OUT/ncu_source_$gpu.json)") ;;
     cluster4)
-      # Rung 06 in clusters of four (CLUSTER = 4): a smoke run under a timeout (a pipeline bug
-      # hangs), its tests, compute-sanitizer on the smoke shapes, then against clusters of two
-      # and cuBLAS at the sizes where blocks run several tiles.
+      # Rung 06 in clusters of four (CLUSTER = 4), then against clusters of two and cuBLAS at the
+      # sizes where blocks run several tiles.
       K6=hopper/06_tma_store_epilogue
-      timeout 120 python3 scripts/hopper_smoke.py $K6:CLUSTER=4 > "$OUT/cluster4_smoke.log" 2>&1
-      rc=$?; summary+=("cluster4 smoke: exit $rc")
-      if [ $rc -eq 0 ]; then
-        timeout 300 python3 -m pytest -p no:cacheprovider -m gpu -n 8 -q tests/test_hopper.py \
-          -k "four or cannot_store" > "$OUT/cluster4_pytest.log" 2>&1
-        summary+=("cluster4 pytest: $(grep -aE '[0-9]+ (passed|failed)' "$OUT/cluster4_pytest.log" | tail -1)")
-        for tool in memcheck racecheck; do
-          timeout 200 compute-sanitizer --tool $tool --report-api-errors no --error-exitcode 9 \
-            python3 scripts/hopper_smoke.py $K6:CLUSTER=4 > "$OUT/cluster4_$tool.log" 2>&1
-          summary+=("cluster4 $tool: exit $? ($(grep -hE 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/cluster4_$tool.log" | tail -1))")
-        done
-        timeout 200 python3 -m warpgemm.cli bench hopper --shapes 4096^3 8192^3 4096x14336x4096 8192x4096x4096 \
-          --b-layout col --kernels auto $K6:CLUSTER=2 $K6:CLUSTER=4 --no-progress \
-          --json "$OUT/hopper_cluster4_$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1 | grep -oE 'H[0-9]+' | tr 'A-Z' 'a-z').json" \
-          > "$OUT/cluster4_bench.log" 2>&1
-        summary+=("cluster4 bench: exit $?"); grep -E "auto|CLUSTER" "$OUT/cluster4_bench.log" | tail -12
-      fi ;;
+      variant_check cluster4 "four or cannot_store" "$K6:CLUSTER=4" "$K6:CLUSTER=4" &&
+        variant_bench cluster4 "auto|CLUSTER" --shapes 4096^3 8192^3 4096x14336x4096 8192x4096x4096 \
+          --kernels auto $K6:CLUSTER=2 $K6:CLUSTER=4 ;;
+    stream_k)
+      # Rung 06 with the tail shared out stream-K (STREAM_K = 1), then against single blocks
+      # without it, auto and cuBLAS where the last wave is partial (SK_SHAPES to choose others).
+      K6=hopper/06_tma_store_epilogue
+      variant_check stream_k "stream_k or split or one_copy or cannot_store" "$K6:STREAM_K=1 $K6:STREAM_K=1,HOLD=1" \
+        "$K6:STREAM_K=1" &&
+        variant_bench stream_k "auto|STREAM|CLUSTER|^ +M=" \
+          --shapes ${SK_SHAPES:-4096^3 8192^3 2048^3 4096x14336x4096 8192x4096x4096 1024x14336x4096 4096x6144x4096} \
+          --kernels auto $K6:CLUSTER=1 $K6:STREAM_K=1 ;;
     ping_pong)
-      # Hopper rung 07 (the two consumers take alternate tiles): smoke runs under a timeout (a
-      # turn that never comes hangs), its tests, compute-sanitizer on the smoke shapes, then
-      # against rung 06 (auto) and cuBLAS.
+      # Hopper rung 07 (the two consumers take alternate tiles; a turn that never comes hangs),
+      # then against rung 06 (auto) and cuBLAS.
       K7=hopper/07_ping_pong
-      timeout 150 python3 scripts/hopper_smoke.py $K7 $K7:CLUSTER=1 $K7:CLUSTER=4 $K7:BM=128,BN=128 \
-        > "$OUT/ping_pong_smoke.log" 2>&1
-      rc=$?; summary+=("ping_pong smoke: exit $rc")
-      if [ $rc -eq 0 ]; then
-        timeout 300 python3 -m pytest -p no:cacheprovider -m gpu -n 8 -q tests/test_hopper.py -k "07_ping_pong" \
-          > "$OUT/ping_pong_pytest.log" 2>&1
-        summary+=("ping_pong pytest: $(grep -aE '[0-9]+ (passed|failed)' "$OUT/ping_pong_pytest.log" | tail -1)")
-        for tool in memcheck racecheck; do
-          timeout 200 compute-sanitizer --tool $tool --report-api-errors no --error-exitcode 9 \
-            python3 scripts/hopper_smoke.py $K7 $K7:CLUSTER=1 > "$OUT/ping_pong_$tool.log" 2>&1
-          summary+=("ping_pong $tool: exit $? ($(grep -hE 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/ping_pong_$tool.log" | tail -1))")
-        done
-        timeout 240 python3 -m warpgemm.cli bench hopper --shapes 4096^3 8192^3 4096x14336x4096 2048x4096x4096 \
-          --b-layout col --kernels auto $K7 $K7:CLUSTER=4 $K7:BM=128,BN=128 --no-progress \
-          --json "$OUT/hopper_ping_pong_$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1 | grep -oE 'H[0-9]+' | tr 'A-Z' 'a-z').json" \
-          > "$OUT/ping_pong_bench.log" 2>&1
-        summary+=("ping_pong bench: exit $?"); grep -E "auto|ping_pong" "$OUT/ping_pong_bench.log" | tail -16
-      fi ;;
+      variant_check ping_pong "07_ping_pong" "$K7 $K7:CLUSTER=1 $K7:CLUSTER=4 $K7:BM=128,BN=128" "$K7 $K7:CLUSTER=1" &&
+        variant_bench ping_pong "auto|ping_pong" --shapes 4096^3 8192^3 4096x14336x4096 2048x4096x4096 \
+          --kernels auto $K7 $K7:CLUSTER=4 $K7:BM=128,BN=128 ;;
     small_m_h200)
       # The one-row and few-row sweeps the H100's rules use (decode/03 at one row, decode/04 at
       # 2-8 rows) on this GPU, against its rules (auto) and cuBLAS: on an H200, whose M = 1 rules

@@ -27,10 +27,12 @@ VARIANTS = ["hopper/06_tma_store_epilogue:BM=256,BN=128,CLUSTER=1",
             "hopper/06_tma_store_epilogue:BM=256,BN=128,CLUSTER=2",
             "hopper/06_tma_store_epilogue:BN=192",
             "hopper/06_tma_store_epilogue:HOLD=1", "hopper/06_tma_store_epilogue:HOLD=1,CLUSTER=2",
-            "hopper/06_tma_store_epilogue:HOLD=1,BM=256,BN=128", "hopper/06_tma_store_epilogue:CLUSTER=4"]
+            "hopper/06_tma_store_epilogue:HOLD=1,BM=256,BN=128", "hopper/06_tma_store_epilogue:CLUSTER=4",
+            "hopper/06_tma_store_epilogue:STREAM_K=1"]
 """Parameter choices whose code the defaults do not reach: 256-row tiles (two 128-row consumers),
 128 x 192 tiles (three 64-wide slabs of B and of C), tiles stored beside the next tile's wgmma
-(HOLD = 1; HOLD_SHAPE gives blocks more than one tile), and clusters of four sharing B."""
+(HOLD = 1; HOLD_SHAPE gives blocks more than one tile), clusters of four sharing B, and the
+tail shared out stream-K."""
 HOLD_SHAPE = (1100, 4200, 130)
 """153 tiles of 128 x 256 on 132 SMs, 3 k-tiles each: some blocks store a tile beside the next one's
 wgmma, and the 4th slab after its main loop. Also the ping-pong rung's: 306 tiles of 64 x 256, two
@@ -52,7 +54,8 @@ def main(names: list[str]) -> int:
         held = chosen.get("HOLD", 0) == 1  # held sums are 16-bit: a bf16 C
         turns = catalog.get(name).rung == 7  # ping-pong: the consumers hand turns on between tiles
         odt, tol = (torch.bfloat16, 8e-3) if held else (torch.float32, 2e-3)
-        several = [HOLD_SHAPE] if held or turns else []
+        streams = chosen.get("STREAM_K", 0) == 1  # stream-K: whole tiles, then shares of the tail's k-tiles
+        several = [HOLD_SHAPE] if held or turns or streams else []
         for m, n, k in SHAPES + ([SPLIT_SHAPE] if splits else []) + several:
             params = {**chosen, **({"SPLITS": 3} if (m, n, k) == SPLIT_SHAPE else {})}
             for la, lb in LAYOUTS:

@@ -32,7 +32,7 @@ def parse(text: str) -> list[dict]:
     for line in text.splitlines():
         k = _KERNEL.match(line)
         if k:
-            name = re.sub(r"\(wg::TmaDescriptor.*", "", k.group(1)).strip()
+            name = re.sub(r"\((?:wg::)?TmaDescriptor.*", "", k.group(1)).strip()  # drop the parameter list
             kernels.append({"kernel": name, "grid": [int(k.group(i)) for i in (2, 3, 4)],
                             "block": [int(k.group(i)) for i in (5, 6, 7)], "metrics": {}})
             continue

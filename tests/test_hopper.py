@@ -192,8 +192,8 @@ def test_256_row_tiles_are_refused_by_name_where_the_launch_assumes_64_row_consu
 
 
 @pytest.mark.parametrize("params", [{}, {"CLUSTER": 2}, {"BM": 256, "BN": 128}, {"BN": 128, "CLUSTER": 2},
-                                    {"CLUSTER": 4}],
-                         ids=["single", "clusters", "256x128", "128x128-clusters", "clusters-of-4"])
+                                    {"CLUSTER": 4}, {"STREAM_K": 1}],
+                         ids=["single", "clusters", "256x128", "128x128-clusters", "clusters-of-4", "stream-k"])
 def test_rung_06_carries_one_copy_of_its_epilogue_and_no_unrolled_fallback(params):
     # Two large kernels of ours one after the other evict each other's instructions: with 130 KB
     # of code each, 5 us a launch at 4096 x 1024 x 2048 on an H100; with 33 KB, nothing
@@ -654,8 +654,137 @@ def test_a_split_grid_has_a_block_per_unit_of_work_and_a_workspace_for_every_uni
     assert inst.grid(128 * 11 + 1, 4096, 8192, sms=132) == (132, 1, 1)  # 192 tiles: 132, then 60 x 2
     assert inst.workspace_bytes(4096, 4096, 4096, 132) == 0
     assert inst.counters_needed(4096, 4096, 4096, 132) == 0
-    # the template ends CLUSTER, IN_FLIGHT, HOLD; SPLITS is the host's
-    assert "SPLITS" not in inst.name_expression and inst.name_expression.endswith(", 1, 0, 0>")
+    # the template ends CLUSTER, IN_FLIGHT, HOLD, STREAM_K; SPLITS is the host's
+    assert "SPLITS" not in inst.name_expression and inst.name_expression.endswith(", 1, 0, 0, 0>")
+
+
+# -- stream-K: the tail's k-tiles dealt out to every block (PersistentTiles<..., STREAM_K>) -----
+
+def test_stream_k_shares_the_last_wave_or_where_it_is_small_the_last_wave_and_one_before_it():
+    assert hopper.stream_k_tiles(512, 132) == 116          # 4096^3 in 128 x 256 tiles: R = 116
+    assert hopper.stream_k_tiles(2048, 132) == 68          # 8192^3: R = 68, at least half a wave
+    assert hopper.stream_k_tiles(8192, 132) == 8 + 132     # 16384^3: R = 8, and the wave before it
+    assert hopper.stream_k_tiles(16, 132) == 16            # under one wave: every tile
+    assert hopper.stream_k_tiles(528, 132) == 0            # whole waves: nothing to balance
+    assert hopper.stream_k_tiles(140, 132) == 140          # R = 8 and one wave before it: all 140
+
+
+def _stream_k_schedule(tiles: int, k_tiles: int, shared: int, grid: int):
+    """The device's stream-K schedule (sm90/tile_scheduler.cuh), unit by unit: for each block, its
+    (tile, k_begin, k_end, split, splits, slot_base) in the order it runs them."""
+    full, work = tiles - shared, shared * k_tiles
+
+    def owner(p: int) -> int:
+        return ((p + 1) * grid - 1) // work
+
+    blocks = []
+    for b in range(grid):
+        begin, end = b * work // grid, (b + 1) * work // grid
+        units = [(u, 0, k_tiles, 0, 1, None) for u in range(b, full, grid)]
+        if begin < end:
+            for t in range(begin // k_tiles, (end - 1) // k_tiles + 1):
+                t0 = t * k_tiles
+                first, last = owner(t0), owner(t0 + k_tiles - 1)
+                units.append((full + t, max(begin, t0) - t0, min(end, t0 + k_tiles) - t0, b - first,
+                              last - first + 1, first + t))
+        blocks.append(units)
+    return blocks
+
+
+@pytest.mark.parametrize("tiles,k_tiles", [(512, 64), (2048, 128), (8192, 256), (16, 64), (1, 65), (9, 47),
+                                           (153, 3), (140, 1), (200, 1)])
+def test_stream_k_covers_every_k_tile_once_in_block_order_and_balances_the_blocks(tiles, k_tiles):
+    shared = hopper.stream_k_tiles(tiles, 132)
+    grid = min(132, shared * k_tiles) if shared else min(132, tiles)  # a share is one k-tile at least
+    blocks = _stream_k_schedule(tiles, k_tiles, shared, grid)
+    per_tile: dict[int, list] = {}
+    for b, units in enumerate(blocks):
+        for tile, k0, k1, split, splits, slot in units:
+            assert 0 <= k0 < k1 <= k_tiles  # no empty unit
+            per_tile.setdefault(tile, []).append((k0, k1, split, splits, slot, b))
+    assert sorted(per_tile) == list(range(tiles))
+    slots = set()
+    for tile, parts in per_tile.items():
+        assert [p[0] for p in parts][0] == 0 and parts[-1][1] == k_tiles  # every k-tile, once, in order
+        assert all(parts[i][1] == parts[i + 1][0] for i in range(len(parts) - 1))
+        assert [p[2] for p in parts] == list(range(len(parts)))           # split = the part's place
+        assert all(p[3] == len(parts) for p in parts)                      # splits = the parts
+        assert [p[5] for p in parts] == sorted(p[5] for p in parts)        # parts in block order
+        if len(parts) > 1:
+            assert [p[4] + p[2] for p in parts] == [p[5] + tile - (tiles - shared) for p in parts]
+            slots.update(p[4] + p[2] for p in parts)
+    assert len(slots) == sum(len(p) for p in per_tile.values() if len(p) > 1)  # one slot a (block, tile)
+    assert all(s < grid + shared for s in slots)                           # within the workspace
+    loads = [sum(k1 - k0 for _, k0, k1, *_ in units) for units in blocks]
+    if shared:
+        assert max(loads) - min(loads) <= 1                                # every block within a k-tile
+
+
+def test_a_stream_k_grid_has_a_block_per_sm_and_a_slot_for_every_block_and_tail_tile():
+    inst = catalog.get("hopper/06_tma_store_epilogue").instance("row", "col", "bfloat16", "bfloat16",
+                                                                params={"STREAM_K": 1})
+    assert inst.name_expression.endswith(", 1, 0, 0, 1>")
+    assert inst.last_wave(4096, 4096, 4096, 132) == (116, -116)
+    assert inst.grid(4096, 4096, 4096, sms=132) == (132, 1, 1)
+    assert inst.workspace_bytes(4096, 4096, 4096, 132) == (132 + 116) * 128 * 256 * 4
+    assert inst.counters_needed(4096, 4096, 4096, 132) == 116 * 2  # per tail tile and consumer warpgroup
+    assert inst.grid(128, 4096, 4096, sms=132) == (132, 1, 1)      # 16 tiles on every SM
+    assert inst.grid(1, 1, 4099, sms=132) == (65, 1, 1)            # one tile of 65 k-tiles: a k-tile a block
+    assert inst.last_wave(128 * 33, 4096, 4096, 132) == (0, 1)   # 528 tiles: whole waves
+    assert inst.workspace_bytes(128 * 33, 4096, 4096, 132) == 0
+
+
+def test_stream_k_takes_single_blocks():
+    from warpgemm.errors import CompileError
+
+    spec = catalog.get("hopper/06_tma_store_epilogue")
+    assert spec.valid(spec.resolve({"STREAM_K": 1})) and not spec.valid(spec.resolve({"STREAM_K": 1, "CLUSTER": 2}))
+    with pytest.raises(CompileError, match="STREAM_K = 1 .* takes CLUSTER = 1"):
+        warpgemm.compile("hopper/06_tma_store_epilogue", "sm_90a", a_layout="row", b_layout="col", STREAM_K=1,
+                         CLUSTER=2)
+
+
+# (M, N, K): 16 x 20 = 320 tiles on 132 SMs (R = 56: the last wave and one before it); 153 tiles of
+# 3 k-tiles (all shared); 9 tiles of 47 k-tiles on 132 SMs; one tile of 65 k-tiles cut 65 ways;
+# 528 tiles (whole waves: no share); a ragged M, N and K with two tails.
+STREAM_K_CASES = [(2000, 5000, 1000), (1100, 4200, 130), (300, 700, 3001), (1, 1, 4099), (4097, 4095, 4093),
+                  (1999, 3001, 2057)]
+
+
+@pytest.mark.gpu
+@needs_hopper
+@pytest.mark.parametrize("m,n,k", STREAM_K_CASES)
+@pytest.mark.parametrize("layouts", LAYOUTS)
+def test_a_tail_shared_out_stream_k_matches_float64_with_the_bias_in_every_layout(m, n, k, layouts):
+    for i, dtypes in enumerate(DTYPE_PAIRS[:2] if layouts[0] == "row" else DTYPE_PAIRS[2:]):
+        _check("hopper/06_tma_store_epilogue", m, n, k, *layouts, dtypes, bias=i == 0, STREAM_K=1)
+
+
+@pytest.mark.gpu
+@needs_hopper
+@pytest.mark.parametrize("tile", [{"HOLD": 1}, {"BM": 256, "BN": 128}, {"BN": 192}, {"BN": 128, "BM": 64}])
+@pytest.mark.parametrize("m,n,k", [(2000, 5000, 1000), (300, 700, 3001)])
+def test_stream_k_matches_float64_with_held_tiles_and_other_tile_shapes(tile, m, n, k):
+    _check("hopper/06_tma_store_epilogue", m, n, k, "row", "col", ("bfloat16", "bfloat16"), bias=True,
+           STREAM_K=1, **tile)
+
+
+@pytest.mark.gpu
+@needs_hopper
+def test_stream_k_gives_the_same_bits_every_run_and_leaves_its_counters_zero():
+    import torch
+    from warpgemm.runtime.launch import _counters
+
+    a = torch.randn(2000, 1000, device="cuda", dtype=torch.bfloat16)
+    b = torch.randn(5000, 1000, device="cuda", dtype=torch.bfloat16).t()
+    name = "hopper/06_tma_store_epilogue"
+    runs = [warpgemm.matmul(a, b, kernel=name, out_dtype=torch.float32, STREAM_K=1) for _ in range(6)]
+    torch.cuda.synchronize()
+    assert all(torch.equal(runs[0], r) for r in runs[1:])
+    whole = warpgemm.matmul(a, b, kernel=name, out_dtype=torch.float32, SPLITS=1)
+    assert not torch.equal(runs[0], whole)  # the shares really ran: another order of the sums
+    assert torch.allclose(runs[0], whole, rtol=1e-4, atol=1e-3)
+    assert all(int(buf.abs().sum()) == 0 for bufs in _counters.values() for buf in bufs)
 
 
 def test_a_cluster_rung_launches_whole_clusters_of_vertically_adjacent_tiles():

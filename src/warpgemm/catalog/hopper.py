@@ -91,10 +91,17 @@ def last_wave(m: int, n: int, k: int, p: Mapping[str, int], slots: int) -> tuple
     write and S reads of a tile's fp32 partial sums, each costing ``rho`` k-tiles, where rho is
     the partial's bytes over a k-tile's operand bytes (both move at the SM's L2 bandwidth when
     the mainloop runs at speed). The split must fit (R * S <= slots) and leave every part a
-    k-tile (S <= k_tiles)."""
+    k-tile (S <= k_tiles).
+
+    With ``p["STREAM_K"]`` = 1 (rung 06, CLUSTER = 1) the tail is dealt out stream-K instead:
+    ``(S, -S)``, the last S tiles' k-tiles shared evenly by all ``slots`` blocks (see
+    :func:`stream_k_tiles`)."""
     if not 0 <= p.get("SPLITS", 1) <= MAX_SPLITS:
         raise ValueError(f"SPLITS must be 0 (the cost model chooses), 1 (no split) or at most {MAX_SPLITS} "
                          f"(the most ways a tile's K range is split), got {p['SPLITS']}")
+    if p.get("STREAM_K", 0) and p.get("CLUSTER", 1) == 1 and slots > 0:
+        shared = stream_k_tiles(cdiv(m, p["BM"]) * cdiv(n, p["BN"]), slots)
+        return (shared, -shared) if shared else (0, 1)
     if p.get("CLUSTER", 1) != 1 or p.get("SPLITS", 1) == 1 or slots <= 0:
         return 0, 1
     bm, bn, bk = p["BM"], p["BN"], p["BK"]
@@ -115,20 +122,38 @@ def last_wave(m: int, n: int, k: int, p: Mapping[str, int], slots: int) -> tuple
     return (tail, best) if best > 1 else (0, 1)
 
 
+def stream_k_tiles(tiles: int, slots: int) -> int:
+    """How many of a persistent grid's last tiles stream-K shares out to its ``slots`` blocks:
+    none where the tiles make whole waves; the last wave's R tiles (all of them, under one wave)
+    where R is at least half a wave; R + ``slots`` where R is smaller and a whole wave comes before
+    it, so that each block's share is at least a tile's k-tiles and a tile is summed from at most
+    three blocks' parts rather than many small ones."""
+    if tiles <= 0 or slots <= 0:
+        return 0
+    tail = tiles % slots if tiles >= slots else tiles
+    if tail == 0:
+        return 0
+    return tail + slots if 2 * tail < slots and tiles >= tail + slots else tail
+
+
 def split_scratch(m: int, n: int, k: int, p: Mapping[str, int], slots: int) -> int:
-    # The fp32 partial sums of every unit of every split tile.
+    # The fp32 partial sums of every unit of every split tile; stream-K: one slot for each block
+    # and tail tile a block's share touches, at most slots + S (sm90/tile_scheduler.cuh).
     tail, splits = last_wave(m, n, k, p, slots)
+    if splits < 0:
+        return 4 * (slots + tail) * p["BM"] * p["BN"]
     return 4 * tail * splits * p["BM"] * p["BN"] if splits > 1 else 0
 
 
 def split_counters(m: int, n: int, k: int, p: Mapping[str, int], slots: int) -> int:
     # One per split tile and consumer warpgroup.
     tail, splits = last_wave(m, n, k, p, slots)
-    return tail * consumers(p) if splits > 1 else 0
+    return tail * consumers(p) if splits != 1 else 0
 
 
 def split_args(workspace: Any) -> tuple[Any, ...]:
-    """The trailing ``float* workspace, int* counters, int splits`` of rungs 04 and 06."""
+    """The trailing ``float* workspace, int* counters, int splits`` of rungs 04 and 06 (``splits``
+    = -S: stream-K over the last S tiles)."""
     if workspace is None or workspace.splits == 1:
         return NULL, NULL, np.int32(1)
     return workspace.scratch, workspace.counters, np.int32(workspace.splits)
@@ -190,19 +215,21 @@ HOPPER: tuple[KernelSpec, ...] = (
     _f(6, "the epilogue through stmatrix, shared memory and TMA stores, overlapped with the next "
           "tile's mainloop", "tma_store_epilogue", "hopper_tma_store_epilogue",
        params={"BM": 128, "BN": 256, "BK": 64, "STAGES": 4, "GROUP": 8, "CLUSTER": 1, "IN_FLIGHT": 0,
-               "HOLD": 0, "SPLITS": 0},
+               "HOLD": 0, "SPLITS": 0, "STREAM_K": 0},
        dependent_launch=True, threads=lambda p: 128 * (1 + consumers(p)), persistent=True, smem_bytes=_smem_staged,
        abi=_tma_store_args, last_wave=last_wave, workspace=split_scratch, counters=split_counters,
        host_params=("SPLITS",),
        cluster=lambda p: (p["CLUSTER"], 1, 1) if p["CLUSTER"] > 1 else None,
        tuning={"BM": (128, 256), "BN": (128, 192, 256), "STAGES": (3, 4), "GROUP": (8, 16), "CLUSTER": (1, 2),
-               "IN_FLIGHT": (0, 1), "SPLITS": (0, 1)},
+               "IN_FLIGHT": (0, 1), "SPLITS": (0, 1), "STREAM_K": (0, 1)},
        # 256-row tiles (two consumer warpgroups of 128 rows) take BN = 128: 128 accumulators a thread.
+       # Stream-K (STREAM_K = 1) shares the tail among single blocks (CLUSTER = 1).
        valid=lambda p: ((_valid_for((64, 128), smem=_smem_staged)(p) or _valid_for((256,), (128,), _smem_staged)(p))
                         and p["GROUP"] >= 1
                         and p["CLUSTER"] in (1, 2, 4) and (p["CLUSTER"] == 1 or p["BN"] in (128, 256))
                         and (p["CLUSTER"] != 4 or p["BN"] == 256)
-                        and p["IN_FLIGHT"] in (0, 1) and p["HOLD"] in (0, 1) and 0 <= p["SPLITS"] <= MAX_SPLITS)),
+                        and p["IN_FLIGHT"] in (0, 1) and p["HOLD"] in (0, 1) and 0 <= p["SPLITS"] <= MAX_SPLITS
+                        and p["STREAM_K"] in (0, 1) and (p["STREAM_K"] == 0 or p["CLUSTER"] == 1))),
     _f(7, "ping-pong: the two consumer warpgroups take alternate tiles, so that one's epilogue runs "
           "while the other multiplies", "ping_pong", "hopper_ping_pong",
        params={"BM": 64, "BN": 256, "BK": 64, "STAGES": 4, "GROUP": 8, "CLUSTER": 2, "IN_FLIGHT": 1},

@@ -383,7 +383,9 @@ class KernelInstance:
             cx = self.cluster[0] if self.cluster is not None else 1
             units = cdiv(m, bm) * cdiv(n, cx * bn) if self.spec.cluster_along_n else cdiv(m, cx * bm) * cdiv(n, bn)
             tail, splits = self.last_wave(m, n, k, sms)
-            units += tail * (splits - 1)
+            if splits < 0 and sms:  # stream-K: every block a share of the tail, of one k-tile at least
+                return (min(sms, -splits * cdiv(k, self.params["BK"])), 1, 1)
+            units += tail * max(splits - 1, 0)
             return (cx * max(1, min(units, (sms or cx * units) // cx)), 1, 1)
         if self.spec.grid is not None:
             return self.spec.grid(m, n, self.params)
@@ -392,8 +394,9 @@ class KernelInstance:
 
     def last_wave(self, m: int, n: int, k: int, slots: int | None) -> tuple[int, int]:
         """``(tail_tiles, splits)``: how many tiles a persistent grid of ``slots`` blocks leaves
-        for its last, partial wave, and how many ways it splits each one's K range. (0, 1) for
-        kernels that do not split, and when ``slots`` is unknown."""
+        for its last, partial wave, and how many ways it splits each one's K range; ``(S, -S)``
+        where the last S tiles are shared out stream-K. (0, 1) for kernels that do not split, and
+        when ``slots`` is unknown."""
         if self.spec.last_wave is None or slots is None:
             return 0, 1
         return self.spec.last_wave(m, n, k, self.params, slots)

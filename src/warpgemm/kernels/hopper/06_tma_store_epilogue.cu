@@ -10,8 +10,10 @@
 // TMA to have read it.
 //
 // Everything else is rung 05 (CLUSTER = 2) or rung 04 (CLUSTER = 1): persistent, grouped tile
-// order, warp-specialised, and with CLUSTER = 1 rung 04's K split of the last wave's tiles. The staging costs 16 KB per consumer warpgroup, which is why the
-// pipeline keeps 4 stages of 128 x 256 x 64 at most (192 KB + 32 KB of the 227 KB).
+// order, warp-specialised, and with CLUSTER = 1 rung 04's K split of the last wave's tiles, or
+// (STREAM_K = 1) the last tiles' k-tiles dealt out evenly to every block, stream-K. The staging
+// costs 16 KB per consumer warpgroup, which is why the pipeline keeps 4 stages of 128 x 256 x 64
+// at most (192 KB + 32 KB of the 227 KB).
 //
 // HOLD = 1 (a 16-bit C) stores each tile while the next one multiplies (HeldTmaStoreEpilogue): the
 // warpgroups end a tile by converting its sums to 16-bit pairs held in registers, and stage and
@@ -45,9 +47,11 @@
 // (in clusters of (CLUSTER, 1, 1) when CLUSTER > 1), 128 * (1 + C) threads for C = 1 consumer
 // warpgroup at BM = 64 and 2 above, and round_up(STAGES * ((BM + BN) * BK * sizeof(T) + 16), 1024) + C * 16384 bytes of
 // dynamic shared memory. `workspace`, `counters` and `splits` as rung 04 (CLUSTER = 1 only;
-// clusters take splits = 1).
+// clusters take splits = 1); with STREAM_K = 1, `splits` = -S: stream-K over the last S tiles
+// (sm90/tile_scheduler.cuh), with a workspace of G + S tiles of fp32 sums for a grid of G
+// blocks and S * consumers counters.
 template <bool A_ROW, bool B_ROW, typename T, typename TC, int BM, int BN, int BK, int STAGES, int GROUP,
-          int CLUSTER, int IN_FLIGHT, int HOLD>
+          int CLUSTER, int IN_FLIGHT, int HOLD, int STREAM_K>
 __global__ void __launch_bounds__(BM == 64 ? 256 : 384, 1)
 hopper_tma_store_epilogue(const __grid_constant__ wg::TmaDescriptor tma_a,
                           const __grid_constant__ wg::TmaDescriptor tma_b,
@@ -58,6 +62,8 @@ hopper_tma_store_epilogue(const __grid_constant__ wg::TmaDescriptor tma_a,
     using Mainloop = sm90::WarpSpecializedMainloop<T, BM, BN, BK, STAGES, A_ROW, B_ROW, CLUSTER, IN_FLIGHT>;
     static_assert(HOLD == 0 || HOLD == 1, "HOLD = 0 (store each tile, then multiply the next) or 1 (store it beside "
                                           "the next tile's wgmma)");
+    static_assert(STREAM_K == 0 || (STREAM_K == 1 && CLUSTER == 1),
+                  "STREAM_K = 1 (the tail shared out stream-K) takes CLUSTER = 1; 0 splits the last wave over K");
     using Epilogue = typename pick<HOLD == 1 && sizeof(TC) == 2, sm90::HeldTmaStoreEpilogue<TC, T, BN>,
                                    sm90::TmaStoreEpilogue<TC, T, BN>>::type;
     constexpr int STAGING_OFFSET = (Mainloop::SMEM_BYTES + 1023) / 1024 * 1024;
@@ -69,7 +75,8 @@ hopper_tma_store_epilogue(const __grid_constant__ wg::TmaDescriptor tma_a,
     Epilogue epilogue{sm90::TmaStoreEpilogue<TC, T, BN>{
         {&tma_c, C, ldc, M, N, c_tma != 0}, bias, smem_u32(dynamic_smem()) + STAGING_OFFSET}};
     if constexpr (CLUSTER == 1) {
-        sm90::persistent_split_k<Mainloop, GROUP>(&tma_a, &tma_b, M, N, K, epilogue, workspace, counters, splits);
+        sm90::persistent_split_k<Mainloop, GROUP, STREAM_K == 1>(&tma_a, &tma_b, M, N, K, epilogue, workspace,
+                                                                 counters, splits);
     } else {
         const sm90::PersistentClusterTiles<BM, BN, GROUP, CLUSTER> tiles(M, N, static_cast<int>(cluster_ctarank()));
         sm90::warp_specialized_roles<Mainloop>(tiles, &tma_a, &tma_b, K, epilogue);

@@ -33,7 +33,6 @@ struct SplitKReduction {
     Epilogue epilogue;
     float4* workspace;  // CONSUMERS * 64 * BN floats for each unit of a split tile
     int* counters;      // CONSUMERS per split tile: zero when the launch starts, left zero at its end
-    int tail_tiles;     // the split tiles (PersistentTiles::tail_tiles)
 
     template <typename Acc, int ACC>
     __device__ __forceinline__ void store(Acc (&d)[ACC], int consumer, const Work& w) {
@@ -77,7 +76,7 @@ struct SplitKReduction {
         const int tid = threadIdx.x & 127;
         const int barrier = FIRST_BARRIER + consumer;
         constexpr int VECS = ACC / 4;  // float4s a thread
-        float4* mine = slot(w.tail + w.split * tail_tiles, consumer, VECS);
+        float4* mine = slot(w.slot_base + w.split * w.slot_stride, consumer, VECS);
 #pragma unroll
         for (int i = 0; i < VECS; ++i)
             mine[i * 128 + tid] =
@@ -98,7 +97,7 @@ struct SplitKReduction {
 #pragma unroll
         for (int c = 0; c < VECS; c += CHUNK) {
             for (int s = 0; s < w.splits; ++s) {
-                const float4* part = slot(w.tail + s * tail_tiles, consumer, VECS);
+                const float4* part = slot(w.slot_base + s * w.slot_stride, consumer, VECS);
                 float4 v[CHUNK];
 #pragma unroll
                 for (int i = 0; i < CHUNK; ++i)
@@ -137,13 +136,17 @@ struct SplitKReduction {
 // rung 02, igemm rungs 02 and 03): PersistentTiles over a rows x cols output, each unit's sums
 // through SplitKReduction to `epilogue`. Call after Mainloop::init and the block's
 // synchronisation; `workspace`, `counters` and `splits` as the host sized them.
-template <typename Mainloop, int GROUP, typename Epilogue>
+//
+// With STREAM_K, a negative `splits` deals the last -splits tiles' k-tiles out to the blocks
+// (stream-K, sm90/tile_scheduler.cuh); the tiles they share add their parts here the same way.
+template <typename Mainloop, int GROUP, bool STREAM_K = false, typename Epilogue>
 __device__ __forceinline__ void persistent_split_k(const TmaDescriptor* tma_a, const TmaDescriptor* tma_b, int rows,
                                                    int cols, int K, const Epilogue& epilogue, float* workspace,
                                                    int* counters, int splits) {
-    const PersistentTiles<Mainloop::BLOCK_M, Mainloop::BLOCK_N, GROUP> tiles(rows, cols, splits);
+    const PersistentTiles<Mainloop::BLOCK_M, Mainloop::BLOCK_N, GROUP, STREAM_K> tiles(
+        rows, cols, splits, (K + Mainloop::BLOCK_K - 1) / Mainloop::BLOCK_K);
     SplitKReduction<Epilogue, Mainloop::CONSUMERS> reduction{epilogue, reinterpret_cast<float4*>(workspace),
-                                                             counters, tiles.tail_tiles};
+                                                             counters};
     warp_specialized_roles<Mainloop>(tiles, tma_a, tma_b, K, reduction);
 }
 
