@@ -229,7 +229,17 @@ def test_small_grids_take_single_blocks_on_the_h100_only_where_it_was_measured(m
     assert h200.params.get("CLUSTER", 1) == 2 and h200.device == "H200"
 
 
-@pytest.mark.parametrize("m,n,k", [(1024, 2048, 2048), (512, 1024, 2048), (1024, 2048, 8192), (257, 2048, 64)])
+@pytest.mark.parametrize("m,n,k", [(1024, 1024, 1024), (1024, 1024, 2048), (512, 2048, 2048), (257, 2048, 64),
+                                   (300, 700, 33)])
+def test_a_grid_of_at_most_64_tiles_of_128_x_128_with_a_short_k_takes_64_x_128_tiles_on_the_h100(m, n, k):
+    rule = dispatch.choose(90, "bfloat16", m, n, k, layouts=("row", "col"), device="NVIDIA H100 80GB HBM3")
+    assert rule.kernel == "hopper/06_tma_store_epilogue" and rule.params == {"BM": 64, "BN": 128}
+    assert dispatch.choose(90, "bfloat16", m, n, 4096, layouts=("row", "col")).params == {"BN": 128}  # a long K
+    assert dispatch.choose(90, "bfloat16", 1024, 2048, k, layouts=("row", "col")).params == {"BN": 128}  # 128 tiles
+    assert dispatch.choose(90, "bfloat16", m, n, k, layouts=("row", "col"), device="NVIDIA H200").params == {"CLUSTER": 2}
+
+
+@pytest.mark.parametrize("m,n,k", [(1024, 2048, 2048), (512, 1024, 4096), (1024, 2048, 8192), (257, 2048, 4096)])
 def test_at_most_1024_rows_and_a_narrow_n_take_128_x_128_tiles_on_the_h100(m, n, k):
     rule = dispatch.choose(90, "bfloat16", m, n, k, layouts=("row", "col"))
     assert rule.kernel == "hopper/06_tma_store_epilogue" and rule.params == {"BN": 128}

@@ -354,6 +354,14 @@ def test_clusters_of_four_tiles_sharing_each_b_tile_match_float64(shape, layouts
     _check("hopper/06_tma_store_epilogue", *shape, *layouts, dtypes, bias=bias, CLUSTER=4)
 
 
+@pytest.mark.gpu
+@needs_hopper
+@pytest.mark.parametrize("shape,layouts,dtypes,bias", RAGGED_EVERY_LAYOUT)
+def test_64_x_128_tiles_of_one_consumer_warpgroup_match_float64(shape, layouts, dtypes, bias):
+    # BM = 64: one consumer warpgroup a block (256 threads), the tiles dispatch gives small grids
+    _check("hopper/06_tma_store_epilogue", *shape, *layouts, dtypes, bias=bias, BM=64, BN=128)
+
+
 def test_clusters_of_four_take_256_wide_tiles_and_no_other_cluster_size_compiles():
     from warpgemm.errors import CompileError
 

@@ -350,6 +350,16 @@ RULES: tuple[Rule, ...] = (
     *(Rule("hopper/06_tma_store_epilogue", dt, capability=(90, 90), m=m, n=n, params={"CLUSTER": 2}, device=_H200,
            note="the Hopper ladder's last rung, 2 x 1 clusters (docs/results/hopper_llm_h200.json)")
       for m, n in (((257, 4096), (0, 2048)), ((257, 2048), (0, 4096))) for dt in ("bfloat16", "float16")),
+    # Where even 128 x 128 tiles make 64 or fewer (M up to 1024 with N up to 1024, M up to 512 with N
+    # up to 2048) and K is short, 64 x 128 tiles (one consumer warpgroup) make twice as many (H100,
+    # bf16, x cuBLAS in CUDA-graph replays, against 128 x 128: 1024^3 0.94x against 0.56x, 1024 x
+    # 1024 x 2048 0.88x against 0.68x, 512 x 2048 x 2048 0.92x against 0.72x; and slower where 128 x
+    # 128 tiles make more: 1024 x 2048 x 2048 0.66x against 0.97x; docs/results/hopper_small_sweep_h100.json).
+    # Measured at K of 1024 and 2048; longer K keeps the split of the rule below.
+    *(Rule("hopper/06_tma_store_epilogue", dt, capability=(90, 90), m=m, n=n, k=(0, 2048), params={"BM": 64, "BN": 128},
+           note="the Hopper ladder's last rung with 64 x 128 tiles, single blocks "
+                "(docs/results/hopper_small_sweep_h100.json)")
+      for m, n in (((257, 1024), (0, 1024)), ((257, 512), (1025, 2048))) for dt in ("bfloat16", "float16")),
     # At most 1024 rows and N up to 2048, 128 x 256 tiles make 64 or fewer: half the SMs idle.
     # 128 x 128 tiles make twice as many (H100, bf16, x cuBLAS, events / CUDA graphs, against
     # 128 x 256: 1024 x 2048 x 2048 0.89x / 0.96x against 0.59x / 0.61x, 512 x 2048 x 2048 0.73x /
