@@ -248,6 +248,17 @@ def test_at_most_1024_rows_and_a_narrow_n_take_128_x_128_tiles_on_the_h100(m, n,
     assert dispatch.choose(90, "bfloat16", m, n, k, layouts=("row", "col"), device="NVIDIA H200").params == {"CLUSTER": 2}
 
 
+@pytest.mark.parametrize("m,n,k", [(512, 4096, 4096), (512, 4096, 2048), (384, 4096, 4096), (448, 4096, 1024),
+                                   (300, 2500, 3000)])
+def test_at_most_512_rows_and_n_up_to_4096_take_128_x_128_tiles_on_the_h100(m, n, k):
+    h100 = "NVIDIA H100 80GB HBM3"
+    rule = dispatch.choose(90, "bfloat16", m, n, k, layouts=("row", "col"), device=h100)
+    assert rule.kernel == "hopper/06_tma_store_epilogue" and rule.params == {"BN": 128}
+    assert dispatch.choose(90, "bfloat16", m, n, 8192, layouts=("row", "col"), device=h100).params == {}  # long K
+    assert dispatch.choose(90, "bfloat16", 513, n, k, layouts=("row", "col"), device=h100).params.get("BN", 256) == 256
+    assert dispatch.choose(90, "bfloat16", m, n, k, layouts=("row", "col"), device="NVIDIA H200").params == {"CLUSTER": 2}
+
+
 def test_wave_fill_is_the_tiles_over_the_blocks_of_their_waves():
     assert dispatch.wave_fill(1024, 6144, 128, 256) == 192 / 264   # 192 tiles: one wave and 60 of 132
     assert dispatch.wave_fill(1024, 6144, 128, 192) == 256 / 264

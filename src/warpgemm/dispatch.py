@@ -369,6 +369,14 @@ RULES: tuple[Rule, ...] = (
            note="the Hopper ladder's last rung with 128 x 128 tiles, single blocks "
                 "(docs/results/hopper_m1024_h100.json)")
       for dt in ("bfloat16", "float16")),
+    # The same for at most 512 rows and N of 2049-4096 with K up to 4096: 128 x 256 tiles make 64
+    # or fewer (their last wave split over K), 128 x 128 tiles one wave (H100, bf16, x cuBLAS in
+    # CUDA-graph replays: 512 x 4096 x 2048 0.88x against 0.58x, 512 x 4096 x 4096 0.84x against
+    # 0.68x, 384 x 4096 x 4096 0.73x against 0.62x; docs/results/hopper_mid_sweep_h100.json).
+    *(Rule("hopper/06_tma_store_epilogue", dt, capability=(90, 90), m=(257, 512), n=(2049, 4096), k=(0, 4096),
+           params={"BN": 128}, note="the Hopper ladder's last rung with 128 x 128 tiles, single blocks "
+                                    "(docs/results/hopper_mid_sweep_h100.json)")
+      for dt in ("bfloat16", "float16")),
     *(Rule("hopper/06_tma_store_epilogue", dt, capability=(90, 90), m=m, n=n,
            note="the Hopper ladder's last rung, single blocks for grids of about two waves or less "
                 "(docs/results/hopper_small_grids_h100.json)")
