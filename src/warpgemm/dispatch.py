@@ -86,6 +86,19 @@ def _fuller_waves_at_bn192(m: int, n: int, k: int) -> bool:
     return fill >= 0.9 and fill >= 1.2 * wave_fill(m, n, 128, 256)
 
 
+def one_wave_tile(m: int, n: int, sms: int = 132) -> tuple[int, int]:
+    """Of rung 06's 128 x 256, 128 x 128 and 64 x 128 tiles, the one that makes the most tiles
+    within one wave of ``sms`` SMs (128 x 256 where none of the smaller ones does better): on a
+    grid of half a wave or less, a smaller tile puts more SMs to work (2048 x 1024: 128 tiles of
+    128 x 128 against 64 of 128 x 256; 1024 x 1024: 128 of 64 x 128 against 64 of 128 x 128)."""
+    best, most = (128, 256), -(-m // 128) * -(-n // 256)
+    for bm, bn in ((128, 128), (64, 128)):
+        tiles = -(-m // bm) * -(-n // bn)
+        if most < tiles <= sms:
+            best, most = (bm, bn), tiles
+    return best
+
+
 _H200_A = {"BM": 128, "BK": 128, "STAGES": 4, "IN_FLIGHT": 0, "SPLITS": 1, "STAGGER": 8}
 _H200_B = {"BM": 64, "BK": 128, "STAGES": 8, "IN_FLIGHT": 1, "SPLITS": 1, "STAGGER": 8}
 _H200_D = {"BM": 128, "BK": 128, "STAGES": 4, "IN_FLIGHT": 1, "SPLITS": 1, "STAGGER": 8}
@@ -310,6 +323,20 @@ RULES: tuple[Rule, ...] = (
            note="measured on an H100 by scripts/decode_sweep.py (docs/results/decode_sweep_m128_h100.json)")
       for m, n in (((65, 128), (0, 8192)), ((129, 192), (0, INF))) for dt in ("bfloat16", "float16")),
     # fp16 / bf16 on Hopper (sm_90): wgmma fed by TMA, persistent, TMA-store epilogue.
+    # Grids of half a wave or less (H100 SXM, 193-2048 rows, N of 512-4096, K up to 4096): the tile
+    # of rung 06 that makes the most tiles within one wave (one_wave_tile), single blocks. Against
+    # the rules before it in the same rounds (bf16 and fp16, x cuBLAS in CUDA-graph replays;
+    # docs/results/hopper_small_sweep_h100.json, hopper_mid_sweep_h100.json, hopper_edge_*_h100.json,
+    # hopper_one_wave_*_h100.json): 64 x 128 at 1024^3 0.87x against 0.51x, at 1280 x 768 x 1024
+    # 0.90x against 0.49x, at 256 x 2048 x 2048 0.68x against 0.57x; 128 x 128 at 2048 x 1024 x 2048
+    # 0.93x against 0.60x, at 512 x 4096 x 2048 0.93x against 0.60x. Longer K keeps the split last
+    # wave of the rules below (1024 x 1024 x 8192: 0.88x against 0.78x for 64 x 128 tiles).
+    *(Rule("hopper/06_tma_store_epilogue", dt, capability=(90, 90), m=(193, 2048), n=(512, 4096), k=(0, 4096),
+           params=params, device=_H100_SXM, shape=lambda m, n, k, tile=tile: one_wave_tile(m, n) == tile,
+           note=f"the Hopper ladder's last rung with {tile[0]} x {tile[1]} tiles on a grid of half a wave or "
+                "less (docs/results/hopper_one_wave_*_h100.json)")
+      for tile, params in (((64, 128), {"BM": 64, "BN": 128}), ((128, 128), {"BN": 128}))
+      for dt in ("bfloat16", "float16")),
     # Few tile-rows: 128 x 128 tiles make twice the tiles of 128 x 256 (and the last wave's K
     # split covers the rest): at M = 128 in the llm suite, a median 1.16x the 128 x 256 tile's
     # speed on the H100 (CUDA-graph replays where measured; docs/results/hopper_llm_h100.json).
@@ -350,16 +377,6 @@ RULES: tuple[Rule, ...] = (
     *(Rule("hopper/06_tma_store_epilogue", dt, capability=(90, 90), m=m, n=n, params={"CLUSTER": 2}, device=_H200,
            note="the Hopper ladder's last rung, 2 x 1 clusters (docs/results/hopper_llm_h200.json)")
       for m, n in (((257, 4096), (0, 2048)), ((257, 2048), (0, 4096))) for dt in ("bfloat16", "float16")),
-    # Where even 128 x 128 tiles make 64 or fewer (M up to 1024 with N up to 1024, M up to 512 with N
-    # up to 2048) and K is short, 64 x 128 tiles (one consumer warpgroup) make twice as many (H100,
-    # bf16, x cuBLAS in CUDA-graph replays, against 128 x 128: 1024^3 0.94x against 0.56x, 1024 x
-    # 1024 x 2048 0.88x against 0.68x, 512 x 2048 x 2048 0.92x against 0.72x; and slower where 128 x
-    # 128 tiles make more: 1024 x 2048 x 2048 0.66x against 0.97x; docs/results/hopper_small_sweep_h100.json).
-    # Measured at K of 1024 and 2048; longer K keeps the split of the rule below.
-    *(Rule("hopper/06_tma_store_epilogue", dt, capability=(90, 90), m=m, n=n, k=(0, 2048), params={"BM": 64, "BN": 128},
-           note="the Hopper ladder's last rung with 64 x 128 tiles, single blocks "
-                "(docs/results/hopper_small_sweep_h100.json)")
-      for m, n in (((257, 1024), (0, 1024)), ((257, 512), (1025, 2048))) for dt in ("bfloat16", "float16")),
     # At most 1024 rows and N up to 2048, 128 x 256 tiles make 64 or fewer: half the SMs idle.
     # 128 x 128 tiles make twice as many (H100, bf16, x cuBLAS, events / CUDA graphs, against
     # 128 x 256: 1024 x 2048 x 2048 0.89x / 0.96x against 0.59x / 0.61x, 512 x 2048 x 2048 0.73x /
@@ -368,14 +385,6 @@ RULES: tuple[Rule, ...] = (
     *(Rule("hopper/06_tma_store_epilogue", dt, capability=(90, 90), m=(257, 1024), n=(0, 2048), params={"BN": 128},
            note="the Hopper ladder's last rung with 128 x 128 tiles, single blocks "
                 "(docs/results/hopper_m1024_h100.json)")
-      for dt in ("bfloat16", "float16")),
-    # The same for at most 512 rows and N of 2049-4096 with K up to 4096: 128 x 256 tiles make 64
-    # or fewer (their last wave split over K), 128 x 128 tiles one wave (H100, bf16, x cuBLAS in
-    # CUDA-graph replays: 512 x 4096 x 2048 0.88x against 0.58x, 512 x 4096 x 4096 0.84x against
-    # 0.68x, 384 x 4096 x 4096 0.73x against 0.62x; docs/results/hopper_mid_sweep_h100.json).
-    *(Rule("hopper/06_tma_store_epilogue", dt, capability=(90, 90), m=(257, 512), n=(2049, 4096), k=(0, 4096),
-           params={"BN": 128}, note="the Hopper ladder's last rung with 128 x 128 tiles, single blocks "
-                                    "(docs/results/hopper_mid_sweep_h100.json)")
       for dt in ("bfloat16", "float16")),
     *(Rule("hopper/06_tma_store_epilogue", dt, capability=(90, 90), m=m, n=n,
            note="the Hopper ladder's last rung, single blocks for grids of about two waves or less "
