@@ -226,10 +226,11 @@ def test_the_ceiling_grows_with_independent_work_and_stays_below_the_dense_peak(
 def test_the_ceiling_on_constant_operands_is_not_slower_than_on_random_ones():
     from warpgemm.bench import ceiling
 
-    # Alternated three times and the best of each kept: other work on the GPU (a parallel test
-    # run) slows single measurements, not the best of three taken in turn.
+    # Alternated five times and the best of each kept: other work on the GPU (a parallel test
+    # run) slows single measurements, not the best of five taken in turn (with three, a run of 12
+    # workers once left constant operands 4% behind).
     best = {"random": 0.0, "constant": 0.0}
-    for _ in range(3):
+    for _ in range(5):
         for operands in best:
             best[operands] = max(best[operands], ceiling.measure("f16 m16n8k16", runs=10, operands=operands)["tflops"])
     assert best["constant"] > 0.97 * best["random"]
