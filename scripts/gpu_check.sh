@@ -3,7 +3,7 @@
 #
 #   scripts/gpu_check.sh [STEP ...]     steps: info tests ceiling bench host hopper hopper_results
 #                                       targets cute decode igemm hopper_ncu ncu_pair ncu_sol ncu_source cluster4
-#                                       ping_pong stream_k small_m_h200 bn192 clocks occupancy pack ncu
+#                                       ping_pong stream_k small_m_h200 bn192 one_wave clocks occupancy pack ncu
 #                                       stalls
 #                                       (default: info tests ceiling bench)
 #   PYTEST_ARGS="-k sgemm" BENCH_ARGS="sgemm --suite square" scripts/gpu_check.sh tests bench
@@ -350,6 +350,15 @@ PY
         1536x2048x8192 --b-layout col --kernels auto hopper/06_tma_store_epilogue:BN=192 --no-progress \
         --json "$OUT/hopper_bn192_$gpu.json" > "$OUT/bn192.log" 2>&1
       summary+=("bn192: exit $?"); grep -E "auto|BN=192" "$OUT/bn192.log" | tail -8 ;;
+    one_wave)
+      # Grids of half a wave or less (dispatch.one_wave_tile, measured on the H100 SXM only): the
+      # three single-block tiles and 2-block clusters against the rules' choice on this GPU.
+      K6=hopper/06_tma_store_epilogue
+      for dt in bfloat16 float16; do
+        variant_bench one_wave_$dt "^ +M=|auto|hopper/" --dtype $dt --shapes 1024^3 2048x512x2048 1280x768x1024 \
+          256x1024x4096 512x512x4096 1024x1024x4096 320x3000x1000 300x2500x3000 2048x1024x2048 1920x1024x2048 \
+          2048x1024x4096 512x4096x2048 1536^3 1024x4096x4096 --kernels auto $K6 $K6:BN=128 $K6:BM=64,BN=128 $K6:CLUSTER=2
+      done ;;
     ncu_sol)
       # The same pair under ncu's speed-of-light, compute and memory sections: L2 throughput as a
       # share of its peak (is the L2 the bound of rung 06's data waits?) and the pipes' use.
