@@ -24,7 +24,12 @@
 // tile boundaries, so a block runs up to ceil(share / k_tiles) + 1 units there, and a tile is
 // summed from the shares of the consecutive blocks that cover it (split order = block order).
 // Every block then ends within a k-tile of the others. The host picks S: the last wave's R
-// tiles, or R + G where R is small, so that no tile is cut into many small parts.
+// tiles, or R + G where R is small, so that no tile is cut into many small parts; and it
+// launches at most S * k_tiles blocks, so that every share holds a k-tile (a block with none
+// would sit between a tile's parts and leave its count of parts short). The price is the L2's
+// reuse: the blocks no longer read the same A and B panels at once, as whole tiles walked in
+// step do, and on an H100 it measured slower at all but one shape (docs/hopper.md, "Stream-K on
+// the tail").
 #pragma once
 
 #include "common/block_order.cuh"
