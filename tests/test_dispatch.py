@@ -243,7 +243,9 @@ H100 = "NVIDIA H100 80GB HBM3"
 @pytest.mark.parametrize("m,n,k,params", [
     (1024, 1024, 1024, {"BM": 64, "BN": 128}), (2048, 512, 2048, {"BM": 64, "BN": 128}),
     (256, 2048, 2048, {"BM": 64, "BN": 128}), (1280, 768, 1024, {"BM": 64, "BN": 128}),
-    (2048, 1024, 4096, {"BN": 128}), (512, 4096, 2048, {"BN": 128}), (1920, 1024, 2048, {"BN": 128})])
+    (2048, 1024, 4096, {"BN": 128}), (512, 4096, 2048, {"BN": 128}), (1920, 1024, 2048, {"BN": 128}),
+    (4096, 512, 2048, {"BN": 128}), (8192, 256, 2048, {"BN": 128}), (2048, 384, 1024, {"BM": 64, "BN": 128}),
+    (1024, 256, 2048, {"BM": 64, "BN": 128})])
 def test_a_grid_of_half_a_wave_or_less_takes_the_tile_that_makes_the_most_tiles_in_one_wave_on_the_h100(m, n, k,
                                                                                                          params):
     rule = dispatch.choose(90, "bfloat16", m, n, k, layouts=("row", "col"), device=H100)
@@ -253,7 +255,8 @@ def test_a_grid_of_half_a_wave_or_less_takes_the_tile_that_makes_the_most_tiles_
 
 
 @pytest.mark.parametrize("m,n,k", [(1024, 1024, 8192), (1536, 1536, 1536), (1024, 4096, 4096), (768, 4096, 4096),
-                                   (4096, 1024, 2048), (2048, 2048, 2048), (192, 2048, 2048), (512, 256, 2048)])
+                                   (4096, 1024, 2048), (2048, 2048, 2048), (192, 2048, 2048), (512, 128, 2048),
+                                   (16384, 256, 2048)])
 def test_a_long_k_a_fuller_grid_or_a_shape_outside_the_measured_range_keeps_the_other_rules(m, n, k):
     rule = dispatch.choose(90, "bfloat16", m, n, k, layouts=("row", "col"), device=H100)
     assert "half a wave" not in rule.note and rule.params.get("BM", 128) == 128
