@@ -22,6 +22,9 @@ export WARPGEMM_CACHE=${WARPGEMM_CACHE:-/tmp/warpgemm-cache}
 steps=("$@"); [ ${#steps[@]} -eq 0 ] && steps=(info tests ceiling bench)
 summary=()
 
+# The GPU's short name for results files: h100, h200.
+gpu_tag() { nvidia-smi --query-gpu=name --format=csv,noheader | head -1 | grep -oE 'H[0-9]+' | tr 'A-Z' 'a-z'; }
+
 # A kernel variant's checks (steps cluster4, stream_k, ping_pong): smoke runs of SMOKE (kernel
 # specs) under a timeout (a pipeline bug hangs), then, if they pass, the tests that PYTEST_K
 # selects in tests/test_hopper.py and compute-sanitizer memcheck and racecheck on the smoke shapes
@@ -45,9 +48,8 @@ variant_check() {  # TAG PYTEST_K SMOKE SANITIZE
 # printing the lines that match PATTERN.
 variant_bench() {  # TAG PATTERN ARGS...
   local tag=$1 pattern=$2; shift 2
-  local gpu; gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1 | grep -oE 'H[0-9]+' | tr 'A-Z' 'a-z')
   timeout 280 python3 -m warpgemm.cli bench hopper --b-layout col --no-progress "$@" \
-    --json "$OUT/hopper_${tag}_$gpu.json" > "$OUT/${tag}_bench.log" 2>&1
+    --json "$OUT/hopper_${tag}_$(gpu_tag).json" > "$OUT/${tag}_bench.log" 2>&1
   summary+=("$tag bench: exit $?"); grep -E "$pattern" "$OUT/${tag}_bench.log" | tail -32
 }
 
@@ -104,7 +106,7 @@ for step in "${steps[@]}"; do
     targets)
       # Every benchmark the performance targets name, as kernel="auto" against cuBLAS, each file
       # named for its GPU, then scripts/targets.py's one line a target (also in $OUT/targets.txt).
-      gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1 | grep -oE 'H[0-9]+' | tr 'A-Z' 'a-z')
+      gpu=$(gpu_tag)
       run_target() {  # NAME ARGS...: one bench run under a timeout, its exit status in the summary
         local name=$1; shift
         timeout "${BENCH_TIMEOUT:-240}" python3 -m warpgemm.cli bench "$@" --no-progress --json "$OUT/$name.json" \
@@ -128,7 +130,7 @@ for step in "${steps[@]}"; do
       # for its GPU: the ladder at 4096^3 and 8192^3, the square suite in bf16 and fp16 and the
       # llm suite for the last rungs, then the Llama model (dispatch's choice against cuBLAS).
       # Only the rungs whose smoke run passed (step hopper, when run first) are benchmarked.
-      gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1 | grep -oE 'H[0-9]+' | tr 'A-Z' 'a-z')
+      gpu=$(gpu_tag)
       ok=$( [ -f "$OUT/hopper_ok" ] && cat "$OUT/hopper_ok" || python3 -c "from warpgemm import catalog; print(' '.join(s.name for s in catalog.kernels('hopper')))")
       last=$(echo "$ok" | tr ' ' '\n' | grep -E '0[456]_' | tr '\n' ' ')
       six=$(echo "$ok" | tr ' ' '\n' | grep -E '06_')
@@ -180,7 +182,7 @@ PY
         tests/test_bench.py -k "cute or interleaved" 2>&1 | tee "$OUT/pytest_cute.log" | tail -8
       summary+=("pytest cute: $(grep -aE '[0-9]+ (passed|failed)' "$OUT/pytest_cute.log" | tail -1)")
       summary+=("$(grep -h 'cold compile' "$OUT/cute_compile.log" | tr '\n' ';')")
-      gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1 | grep -oE 'H[0-9]+' | tr 'A-Z' 'a-z')
+      gpu=$(gpu_tag)
       timeout 300 python3 -m warpgemm.cli bench hgemm --shapes 4096^3 8192^3 --b-layout col --no-progress \
         --kernels hgemm/06_fragment_double_buffer hgemm/09_cute_tiled_mma hgemm/09_cute_tiled_mma:STAGES=3 --json "$OUT/cute_f32acc_$gpu.json" \
         > "$OUT/cute_f32acc_$gpu.log" 2>&1; summary+=("cute_f32acc: exit $?"); tail -14 "$OUT/cute_f32acc_$gpu.log"
@@ -192,7 +194,7 @@ PY
       # row sweeps (decode/03, decode/04) and decode/02 in clusters under compute-sanitizer memcheck and racecheck, then
       # decode/02's parameters against cuBLAS and kernel="auto" at decode shapes
       # (scripts/decode_sweep.py), then the decode suite as docs/decode.md shows it.
-      gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1 | grep -oE 'H[0-9]+' | tr 'A-Z' 'a-z')
+      gpu=$(gpu_tag)
       timeout 420 python3 -m pytest -p no:cacheprovider -m gpu ${DECODE_PYTEST_ARGS:--n 8} tests/test_decode.py 2>&1 \
         | tee "$OUT/pytest_decode.log" | tail -8
       summary+=("pytest decode: $(grep -aE '[0-9]+ (passed|failed)' "$OUT/pytest_decode.log" | tail -1)")
@@ -290,7 +292,7 @@ PY
     ncu_source)
       # Where auto's warps wait at NCU_SHAPE, by range of its SASS (warp-state sampling; rung 06):
       # the report, its source page and the sums of scripts/ncu_source_regions.py.
-      gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1 | grep -oE 'H[0-9]+' | tr 'A-Z' 'a-z')
+      gpu=$(gpu_tag)
       python3 scripts/ncu_pair.py ${NCU_SHAPE:-4096 4096 4096} > /dev/null 2>&1  # compile outside ncu
       timeout 150 ncu --clock-control none -k regex:hopper_tma -s 2 -c 1 --section SourceCounters \
         --section WarpStateStats --warp-sampling-interval 0 -f -o "$OUT/ncu_source" \
@@ -327,7 +329,7 @@ PY
       # The one-row and few-row sweeps the H100's rules use (decode/03 at one row, decode/04 at
       # 2-8 rows) on this GPU, against its rules (auto) and cuBLAS: on an H200, whose M = 1 rules
       # predate decode/03, 4096 x 4096 read 72% of the measured bandwidth at one row.
-      gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1 | grep -oE 'H[0-9]+' | tr 'A-Z' 'a-z')
+      gpu=$(gpu_tag)
       timeout 200 python3 scripts/decode_sweep.py --kernel decode/03_row_sweep --ms 1 --rounds 7 \
         --nk 4096x4096 6144x4096 14336x4096 4096x14336 8192x8192 \
         --space "THREADS=256,512,1024;ROWS=4,8;UNROLL=2,4;L2_256B=0,1;BLOCKS=1,2" \
@@ -345,7 +347,7 @@ PY
     bn192)
       # 128 x 192 tiles where they fill the waves (dispatch._fuller_waves_at_bn192), against the
       # rules' choice, on this GPU (the rule is measured on the H100 SXM only).
-      gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1 | grep -oE 'H[0-9]+' | tr 'A-Z' 'a-z')
+      gpu=$(gpu_tag)
       timeout 200 python3 -m warpgemm.cli bench hopper --shapes 1024x6144x4096 768x4096x4096 4608x2048x2048 \
         1536x2048x8192 --b-layout col --kernels auto hopper/06_tma_store_epilogue:BN=192 --no-progress \
         --json "$OUT/hopper_bn192_$gpu.json" > "$OUT/bn192.log" 2>&1
@@ -363,7 +365,7 @@ PY
       # The same pair under ncu's speed-of-light, compute and memory sections: L2 throughput as a
       # share of its peak (is the L2 the bound of rung 06's data waits?) and the pipes' use.
       # NCU_KERNEL=NAME[:P=V,...] profiles that kernel in place of auto.
-      gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1 | grep -oE 'H[0-9]+' | tr 'A-Z' 'a-z')
+      gpu=$(gpu_tag)
       timeout 200 ncu --clock-control none --section SpeedOfLight --section ComputeWorkloadAnalysis \
         --section MemoryWorkloadAnalysis --section LaunchStats -k regex:"nvjet|hopper_" -s 4 -c 2 \
         python3 scripts/ncu_pair.py ${NCU_SHAPE:-4096 4096 4096} --kernel "${NCU_KERNEL:-auto}" > "$OUT/ncu_sol.log" 2>&1

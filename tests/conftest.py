@@ -35,6 +35,18 @@ def fresh_cache(tmp_path, monkeypatch):
     return tmp_path / "cache"
 
 
+def load_script(name: str):
+    """``scripts/<name>.py`` as a module, for the tests of the repository's scripts."""
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parent.parent / "scripts" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def extra_installed(extra: str) -> bool:
     """Whether the optional install extra ``extra`` (``cute``: CuTe's headers) is installed."""
     from warpgemm.errors import MissingExtraError

@@ -3,25 +3,18 @@ and every link between the pages (files and #anchors) resolves."""
 
 from __future__ import annotations
 
-import importlib.util
 import re
 from pathlib import Path
 
 import pytest
+from conftest import load_script
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGES = [ROOT / "README.md", ROOT / "CHANGELOG.md", *sorted((ROOT / "docs").glob("*.md"))]
 
 
-def _load_script(name: str):
-    spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_api_reference_is_up_to_date():
-    gen = _load_script("gen_api_docs")
+    gen = load_script("gen_api_docs")
     committed = (ROOT / "docs" / "api.md").read_text()
     assert gen.render() == committed, (
         "docs/api.md is out of date with the docstrings: run python scripts/gen_api_docs.py "

@@ -345,21 +345,26 @@ RAGGED_EVERY_LAYOUT = [(shape, lay, DTYPE_PAIRS[(si + li) % 4], si % 2 == 1)
 """Every ragged shape in every layout, the dtypes and the bias turning with them."""
 
 
-@pytest.mark.gpu
-@needs_hopper
-@pytest.mark.parametrize("shape,layouts,dtypes,bias", RAGGED_EVERY_LAYOUT)
-def test_clusters_of_four_tiles_sharing_each_b_tile_match_float64(shape, layouts, dtypes, bias):
+TILE_VARIANTS = {
     # CLUSTER = 4: each block loads a quarter of the B tile and multicasts it to the other three;
     # a unit is 512 rows, so ragged M leaves whole blocks past C's last row (zeros in, nothing out)
-    _check("hopper/06_tma_store_epilogue", *shape, *layouts, dtypes, bias=bias, CLUSTER=4)
+    "clusters-of-four": {"CLUSTER": 4},
+    # BM = 64: one consumer warpgroup a block (256 threads), the tiles dispatch gives small grids
+    "64x128-one-consumer": {"BM": 64, "BN": 128},
+    # BN = 192: three 64-wide slabs of B a k-tile (a row-major B in three MN-major slabs), one
+    # m64n192k16 a consumer and k-step, and three 64-column slabs of C through the staging buffers
+    "128x192": {"BN": 192},
+}
+"""Rung 06's tile and cluster choices beyond its defaults, each checked on every ragged shape in
+every layout."""
 
 
 @pytest.mark.gpu
 @needs_hopper
+@pytest.mark.parametrize("variant", TILE_VARIANTS)
 @pytest.mark.parametrize("shape,layouts,dtypes,bias", RAGGED_EVERY_LAYOUT)
-def test_64_x_128_tiles_of_one_consumer_warpgroup_match_float64(shape, layouts, dtypes, bias):
-    # BM = 64: one consumer warpgroup a block (256 threads), the tiles dispatch gives small grids
-    _check("hopper/06_tma_store_epilogue", *shape, *layouts, dtypes, bias=bias, BM=64, BN=128)
+def test_each_tile_variant_matches_float64_on_ragged_shapes_in_every_layout(variant, shape, layouts, dtypes, bias):
+    _check("hopper/06_tma_store_epilogue", *shape, *layouts, dtypes, bias=bias, **TILE_VARIANTS[variant])
 
 
 def test_clusters_of_four_take_256_wide_tiles_and_no_other_cluster_size_compiles():
@@ -380,15 +385,6 @@ def test_clusters_of_four_take_256_wide_tiles_and_no_other_cluster_size_compiles
 def test_256_row_tiles_split_over_k_in_the_last_wave_match_float64(m, n, k, splits):
     _check("hopper/06_tma_store_epilogue", m, n, k, "row", "col", ("bfloat16", "bfloat16"), bias=True,
            BM=256, BN=128, CLUSTER=1, SPLITS=splits)
-
-
-@pytest.mark.gpu
-@needs_hopper
-@pytest.mark.parametrize("shape,layouts,dtypes,bias", RAGGED_EVERY_LAYOUT)
-def test_128_x_192_tiles_match_float64_in_every_layout(shape, layouts, dtypes, bias):
-    # BN = 192: three 64-wide slabs of B a k-tile (a row-major B in three MN-major slabs), one
-    # m64n192k16 a consumer and k-step, and three 64-column slabs of C through the staging buffers
-    _check("hopper/06_tma_store_epilogue", *shape, *layouts, dtypes, bias=bias, BN=192)
 
 
 @pytest.mark.gpu

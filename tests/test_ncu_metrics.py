@@ -1,17 +1,12 @@
 """scripts/ncu_metrics.py: ncu's text report as JSON, one entry a profiled kernel."""
 
-import importlib.util
 import json
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from conftest import load_script
 
 
 def _script():
-    spec = importlib.util.spec_from_file_location("ncu_metrics", ROOT / "scripts" / "ncu_metrics.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("ncu_metrics")
 
 
 REPORT = """==PROF== Connected to process 1

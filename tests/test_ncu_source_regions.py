@@ -2,19 +2,14 @@
 found from its SASS."""
 
 import csv
-import importlib.util
 from pathlib import Path
 
 import pytest
-
-ROOT = Path(__file__).resolve().parent.parent
+from conftest import load_script
 
 
 def _script():
-    spec = importlib.util.spec_from_file_location("ncu_source_regions", ROOT / "scripts" / "ncu_source_regions.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("ncu_source_regions")
 
 
 SASS = (["LDC R1, c[0x0][0x28]"] * 4

@@ -3,19 +3,17 @@ cuBLAS's in the same run, and whether it holds."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
+
+from conftest import load_script
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "docs" / "results"
 
 
 def _targets():
-    spec = importlib.util.spec_from_file_location("targets", ROOT / "scripts" / "targets.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("targets")
 
 
 def _row(m, n, k, kernel, ms, speedup=None, **extra):

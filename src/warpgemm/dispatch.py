@@ -71,10 +71,15 @@ _H200 = "H200"  # the H200 and the GH200: HBM3e, 4.2 TB/s measured read bandwidt
 _H100_SXM = "H100 80GB HBM3"  # the H100 SXM (132 SMs), not the PCIe card (114 SMs)
 
 
+def _tiles(m: int, n: int, bm: int, bn: int) -> int:
+    """How many BM x BN tiles cover an M x N output (ragged edges count whole tiles)."""
+    return -(-m // bm) * -(-n // bn)
+
+
 def wave_fill(m: int, n: int, bm: int, bn: int, sms: int = 132) -> float:
     """How full the waves of BM x BN tiles are on ``sms`` SMs, one tile a block: the tiles over
     the blocks of the waves they take (1.0 when the last wave is full)."""
-    tiles = -(-m // bm) * -(-n // bn)
+    tiles = _tiles(m, n, bm, bn)
     return tiles / (-(-tiles // sms) * sms)
 
 
@@ -91,9 +96,9 @@ def one_wave_tile(m: int, n: int, sms: int = 132) -> tuple[int, int]:
     within one wave of ``sms`` SMs (128 x 256 where none of the smaller ones does better): on a
     grid of half a wave or less, a smaller tile puts more SMs to work (2048 x 1024: 128 tiles of
     128 x 128 against 64 of 128 x 256; 1024 x 1024: 128 of 64 x 128 against 64 of 128 x 128)."""
-    best, most = (128, 256), -(-m // 128) * -(-n // 256)
+    best, most = (128, 256), _tiles(m, n, 128, 256)
     for bm, bn in ((128, 128), (64, 128)):
-        tiles = -(-m // bm) * -(-n // bn)
+        tiles = _tiles(m, n, bm, bn)
         if most < tiles <= sms:
             best, most = (bm, bn), tiles
     return best

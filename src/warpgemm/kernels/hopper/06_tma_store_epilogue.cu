@@ -63,7 +63,7 @@ hopper_tma_store_epilogue(const __grid_constant__ wg::TmaDescriptor tma_a,
     static_assert(HOLD == 0 || HOLD == 1, "HOLD = 0 (store each tile, then multiply the next) or 1 (store it beside "
                                           "the next tile's wgmma)");
     static_assert(STREAM_K == 0 || (STREAM_K == 1 && CLUSTER == 1),
-                  "STREAM_K = 1 (the tail shared out stream-K) takes CLUSTER = 1; 0 splits the last wave over K");
+                  "STREAM_K = 0 splits the last wave over K; STREAM_K = 1 shares it out stream-K and takes CLUSTER = 1");
     using Epilogue = typename pick<HOLD == 1 && sizeof(TC) == 2, sm90::HeldTmaStoreEpilogue<TC, T, BN>,
                                    sm90::TmaStoreEpilogue<TC, T, BN>>::type;
     constexpr int STAGING_OFFSET = (Mainloop::SMEM_BYTES + 1023) / 1024 * 1024;
