@@ -220,13 +220,18 @@ RULES: tuple[Rule, ...] = (
     # candidate (docs/results/decode_nosplit_h100.json): 32 x 4096 x 4096 1.04x cuBLAS (0.92x
     # split), 64 x 4096 x 4096 1.00x (0.88x), 16 x 4096 x 4096 1.18x, 32 x 2048 x 4096 1.18x
     # (1.05x), 32 x 4096 x 14336 1.06x (1.01x); in exploratory runs also 32 x 3072 x 4096 1.27x,
-    # 32 x 4096 x 2048 1.06x (0.86x) and 8 x 4096 x 14336 1.04x (rung 01: 1.02x).
+    # 32 x 4096 x 2048 1.06x (0.86x) and 8 x 4096 x 14336 1.04x (rung 01: 1.02x). At 3-8 rows with
+    # K >= 12288 the walk over k is staggered in 8 bands: two placements a candidate on an H100
+    # (docs/results/decode_sweep_nosplit_stagger_h100.json), 43.58 / 43.16 / 43.43 us at 3 / 4 / 6
+    # x 4096 x 14336 against 46.43 / 45.45 / 44.30 us in step (cuBLAS 45.39-45.51), and level at 8
+    # rows (43.54 against 43.68); rung 01 ran 43.1-43.7 us there (decode_sweep_rung01_k14336_h100.json).
     *(Rule("decode/02_swap_ab_wgmma", dt, capability=(90, 90), layouts=_LINEAR, m=m, n=n, k=k, params=p,
            note="measured on an H100 (docs/results/decode_nosplit_h100.json)")
       for dt in ("bfloat16", "float16")
       for m, n, k, p in (
           ((9, 32), (2048, 4224), (0, INF), {"BM": 64, "BK": 128, "STAGES": 8, "IN_FLIGHT": 1, "SPLITS": 1}),
-          ((3, 8), (2048, 4224), (12288, INF), {"BM": 64, "BK": 128, "STAGES": 8, "IN_FLIGHT": 1, "SPLITS": 1}),
+          ((3, 8), (2048, 4224), (12288, INF),
+           {"BM": 64, "BK": 128, "STAGES": 8, "IN_FLIGHT": 1, "SPLITS": 1, "STAGGER": 8}),
           ((33, 64), (2048, 4224), (0, INF), {"BM": 64, "BK": 128, "STAGES": 7, "IN_FLIGHT": 1, "SPLITS": 1}),
       )),
     # fp16 / bf16 with 9..16 rows (3..8 at N >= 6144) and a long K, or 9..16 rows of a wide, short
