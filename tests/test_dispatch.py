@@ -246,6 +246,11 @@ def test_one_wave_tile_makes_the_most_tiles_that_fit_one_wave():
     assert dispatch.one_wave_tile(1024, 4096) == (128, 256)    # 128 already: the smaller ones make more than a wave
     assert dispatch.one_wave_tile(1536, 1536) == (128, 256)    # 72, against 144 of 128 x 128
     assert dispatch.one_wave_tile(300, 2500) == (64, 128)      # ragged edges count whole tiles: 5 x 20
+    # 64 x 64 where 64 x 128 make at most half a wave, up to K = 2048 (hopper_tiny_h100.json)
+    assert dispatch.one_wave_tile(512, 1024, 1024) == (64, 64)   # 128, against 64 of 64 x 128
+    assert dispatch.one_wave_tile(1024, 512, 2048) == (64, 64)
+    assert dispatch.one_wave_tile(512, 1024, 4096) == (64, 128)  # a long K: the split K of 64 x 128 tiles
+    assert dispatch.one_wave_tile(768, 768, 1024) == (64, 128)   # 72; 64 x 64 would make 144
 
 
 H100 = "NVIDIA H100 80GB HBM3"
@@ -253,10 +258,10 @@ H100 = "NVIDIA H100 80GB HBM3"
 
 @pytest.mark.parametrize("m,n,k,params", [
     (1024, 1024, 1024, {"BM": 64, "BN": 128}), (2048, 512, 2048, {"BM": 64, "BN": 128}),
-    (256, 2048, 2048, {"BM": 64, "BN": 128}), (1280, 768, 1024, {"BM": 64, "BN": 128}),
+    (256, 2048, 2048, {"BM": 64, "BN": 64}), (1280, 768, 1024, {"BM": 64, "BN": 128}),
     (2048, 1024, 4096, {"BN": 128}), (512, 4096, 2048, {"BN": 128}), (1920, 1024, 2048, {"BN": 128}),
     (4096, 512, 2048, {"BN": 128}), (8192, 256, 2048, {"BN": 128}), (2048, 384, 1024, {"BM": 64, "BN": 128}),
-    (1024, 256, 2048, {"BM": 64, "BN": 128})])
+    (1024, 256, 2048, {"BM": 64, "BN": 64}), (512, 1024, 1024, {"BM": 64, "BN": 64})])
 def test_a_grid_of_half_a_wave_or_less_takes_the_tile_that_makes_the_most_tiles_in_one_wave_on_the_h100(m, n, k,
                                                                                                          params):
     rule = dispatch.choose(90, "bfloat16", m, n, k, layouts=("row", "col"), device=H100)

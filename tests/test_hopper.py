@@ -351,6 +351,8 @@ TILE_VARIANTS = {
     "clusters-of-four": {"CLUSTER": 4},
     # BM = 64: one consumer warpgroup a block (256 threads), the tiles dispatch gives small grids
     "64x128-one-consumer": {"BM": 64, "BN": 128},
+    # BM = 64, BN = 64: the smallest tile, which dispatch gives the smallest grids
+    "64x64-one-consumer": {"BM": 64, "BN": 64},
     # BN = 192: three 64-wide slabs of B a k-tile (a row-major B in three MN-major slabs), one
     # m64n192k16 a consumer and k-step, and three 64-column slabs of C through the staging buffers
     "128x192": {"BN": 192},

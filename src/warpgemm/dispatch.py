@@ -91,13 +91,18 @@ def _fuller_waves_at_bn192(m: int, n: int, k: int) -> bool:
     return fill >= 0.9 and fill >= 1.2 * wave_fill(m, n, 128, 256)
 
 
-def one_wave_tile(m: int, n: int, sms: int = 132) -> tuple[int, int]:
-    """Of rung 06's 128 x 256, 128 x 128 and 64 x 128 tiles, the one that makes the most tiles
-    within one wave of ``sms`` SMs (128 x 256 where none of the smaller ones does better): on a
-    grid of half a wave or less, a smaller tile puts more SMs to work (2048 x 1024: 128 tiles of
-    128 x 128 against 64 of 128 x 256; 1024 x 1024: 128 of 64 x 128 against 64 of 128 x 128)."""
+def one_wave_tile(m: int, n: int, k: int = 0, sms: int = 132) -> tuple[int, int]:
+    """Of rung 06's 128 x 256, 128 x 128 and 64 x 128 tiles, and 64 x 64 where K <= 2048, the one
+    that makes the most tiles within one wave of ``sms`` SMs (128 x 256 where none of the smaller
+    ones does better): on a grid of half a wave or less, a smaller tile puts more SMs to work
+    (2048 x 1024: 128 tiles of 128 x 128 against 64 of 128 x 256; 1024 x 1024: 128 of 64 x 128
+    against 64 of 128 x 128; 512 x 1024 x 1024: 128 of 64 x 64 against 64 of 64 x 128). Past K =
+    2048 the 64 x 128 tiles' split K does as well as 64 x 64 tiles or better
+    (docs/results/hopper_tiny_h100.json)."""
     best, most = (128, 256), _tiles(m, n, 128, 256)
-    for bm, bn in ((128, 128), (64, 128)):
+    for bm, bn in ((128, 128), (64, 128), (64, 64)):
+        if (bm, bn) == (64, 64) and k > 2048:
+            continue
         tiles = _tiles(m, n, bm, bn)
         if most < tiles <= sms:
             best, most = (bm, bn), tiles
@@ -341,12 +346,17 @@ RULES: tuple[Rule, ...] = (
     # 0.51x, at 1280 x 768 x 1024 0.90x against 0.49x, at 2048 x 384 x 1024 0.82x against 0.45x;
     # 128 x 128 at 2048 x 1024 x 2048 0.93x against 0.60x, at 4096 x 512 x 2048 0.86x against 0.58x,
     # at 6144 x 256 x 1024 0.88x against 0.60x. Longer K keeps the split last wave of the rules
-    # below (1024 x 1024 x 8192: 0.88x against 0.78x for 64 x 128 tiles).
+    # below (1024 x 1024 x 8192: 0.88x against 0.78x for 64 x 128 tiles). Where 64 x 128 tiles make
+    # 66 or fewer and K <= 2048, 64 x 64 tiles (docs/results/hopper_tiny_h100.json, bf16 / fp16,
+    # events / graphs): 512 x 1024 x 1024 0.89x / 0.92x against 0.71x / 0.62x, 384 x 1024 x 1024
+    # 0.90x / 0.90x against 0.68x / 0.61x, 1024 x 512 x 2048 0.79x / 0.80x against 0.70x / 0.70x,
+    # 256 x 2048 x 2048 0.75x / 0.76x against 0.66x / 0.69x.
     *(Rule("hopper/06_tma_store_epilogue", dt, capability=(90, 90), m=(193, 8192), n=(256, 4096), k=(0, 4096),
-           params=params, device=_H100_SXM, shape=lambda m, n, k, tile=tile: one_wave_tile(m, n) == tile,
+           params=params, device=_H100_SXM, shape=lambda m, n, k, tile=tile: one_wave_tile(m, n, k) == tile,
            note=f"the Hopper ladder's last rung with {tile[0]} x {tile[1]} tiles on a grid of half a wave or "
-                "less (docs/results/hopper_one_wave_*_h100.json)")
-      for tile, params in (((64, 128), {"BM": 64, "BN": 128}), ((128, 128), {"BN": 128}))
+                "less (docs/results/hopper_one_wave_*_h100.json, hopper_tiny_h100.json)")
+      for tile, params in (((64, 128), {"BM": 64, "BN": 128}), ((128, 128), {"BN": 128}),
+                           ((64, 64), {"BM": 64, "BN": 64}))
       for dt in ("bfloat16", "float16")),
     # Few tile-rows: 128 x 128 tiles make twice the tiles of 128 x 256 (and the last wave's K
     # split covers the rest): at M = 128 in the llm suite, a median 1.16x the 128 x 256 tile's
