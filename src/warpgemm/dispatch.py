@@ -91,6 +91,13 @@ def _fuller_waves_at_bn192(m: int, n: int, k: int) -> bool:
     return fill >= 0.9 and fill >= 1.2 * wave_fill(m, n, 128, 256)
 
 
+def many_tiles_a_block(m: int, n: int, k: int, sms: int = 132) -> bool:
+    """Whether 128 x 256 tiles give every one of ``sms`` SMs six or more (4096 x 14336: 1792 tiles,
+    13.6 a SM; 4096^3: 512, 3.9): there rung 06 stores each tile while the next one multiplies
+    (``HOLD = 1``), which gains where a block runs many tiles and loses where it runs one or two."""
+    return _tiles(m, n, 128, 256) >= 6 * sms
+
+
 def one_wave_tile(m: int, n: int, k: int = 0, sms: int = 132) -> tuple[int, int]:
     """Of rung 06's 128 x 256, 128 x 128 and 64 x 128 tiles, and 64 x 64 where K <= 2048, the one
     that makes the most tiles within one wave of ``sms`` SMs (128 x 256 where none of the smaller
@@ -411,6 +418,17 @@ RULES: tuple[Rule, ...] = (
            note="the Hopper ladder's last rung, single blocks for grids of about two waves or less "
                 "(docs/results/hopper_small_grids_h100.json)")
       for m, n in (((257, 4096), (0, 2048)), ((257, 2048), (0, 4096))) for dt in ("bfloat16", "float16")),
+    # Where every SM runs six tiles or more (many_tiles_a_block), the H100 SXM stores each tile
+    # beside the next one's wgmma (HOLD = 1; docs/hopper.md, "What the epilogue costs"): 8192^3
+    # 1.025x cuBLAS against 1.020x, 4096 x 14336 x 4096 0.991x against 0.984x in one run
+    # (docs/results/hopper_hint_variants_h100.json), 8192^3 1.026x against 1.018x in an earlier one
+    # (hopper_hold_h100.json); at 2-4 tiles a SM it was level or slower.
+    *(Rule("hopper/06_tma_store_epilogue", dt, capability=(90, 90), m=(257, INF), n=n, params=params,
+           device=_H100_SXM, shape=many_tiles_a_block,
+           note="the Hopper ladder's last rung storing each tile beside the next one's wgmma "
+                "(docs/results/hopper_hold_rule_h100.json)")
+      for n, params in (((0, 16383), {"CLUSTER": 2, "HOLD": 1}), ((16384, INF), {"HOLD": 1}))
+      for dt in ("bfloat16", "float16")),
     *(Rule("hopper/06_tma_store_epilogue", dt, capability=(90, 90), m=(257, INF), n=(0, 16383), params={"CLUSTER": 2},
            note="the Hopper ladder's last rung, 2 x 1 clusters (docs/results/hopper_llm_*.json)")
       for dt in ("bfloat16", "float16")),
