@@ -121,6 +121,17 @@ __device__ __forceinline__ bool mbarrier_try_wait_parity(uint32_t bar, uint32_t 
     return done != 0;
 }
 
+// The same, the thread suspended for up to `suspend_ns` nanoseconds (a hint) while it waits: it
+// resumes when the phase completes.
+__device__ __forceinline__ bool mbarrier_try_wait_parity(uint32_t bar, uint32_t parity, uint32_t suspend_ns) {
+    uint32_t done;
+    asm volatile("{\n.reg .pred p;\n"
+                 "mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2, %3;\n"
+                 "selp.u32 %0, 1, 0, p;\n}\n"
+                 : "=r"(done) : "r"(bar), "r"(parity), "r"(suspend_ns) : "memory");
+    return done != 0;
+}
+
 // Wait until the phase of parity `parity` has completed. Each try_wait may suspend the thread for
 // up to SUSPEND_NS (the hint; it resumes when the phase completes), where without the hint it
 // returns after a system-dependent time and the loop spins. On an H100 the hint cut rung 06's
@@ -130,13 +141,8 @@ __device__ __forceinline__ bool mbarrier_try_wait_parity(uint32_t bar, uint32_t 
 // 4096 x 2048 x 2048 within the runs' spread; the decode suite unchanged.
 __device__ __forceinline__ void mbarrier_wait(uint32_t bar, uint32_t parity) {
     constexpr uint32_t SUSPEND_NS = 10000000u;
-    uint32_t done;
-    do {
-        asm volatile("{\n.reg .pred p;\n"
-                     "mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2, %3;\n"
-                     "selp.u32 %0, 1, 0, p;\n}\n"
-                     : "=r"(done) : "r"(bar), "r"(parity), "r"(SUSPEND_NS) : "memory");
-    } while (done == 0);
+    while (!mbarrier_try_wait_parity(bar, parity, SUSPEND_NS)) {
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
