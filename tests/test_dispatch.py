@@ -256,11 +256,11 @@ def test_small_grids_take_single_blocks_on_the_h100_only_where_it_was_measured(m
 
 
 def test_one_wave_tile_makes_the_most_tiles_that_fit_one_wave():
-    assert dispatch.one_wave_tile(1024, 1024) == (64, 128)     # 128 tiles, against 64 of 128 x 128
-    assert dispatch.one_wave_tile(2048, 1024) == (128, 128)    # 128, against 256 of 64 x 128
-    assert dispatch.one_wave_tile(1024, 4096) == (128, 256)    # 128 already: the smaller ones make more than a wave
-    assert dispatch.one_wave_tile(1536, 1536) == (128, 256)    # 72, against 144 of 128 x 128
-    assert dispatch.one_wave_tile(300, 2500) == (64, 128)      # ragged edges count whole tiles: 5 x 20
+    assert dispatch.one_wave_tile(1024, 1024, 1024) == (64, 128)     # 128 tiles, against 64 of 128 x 128
+    assert dispatch.one_wave_tile(2048, 1024, 2048) == (128, 128)    # 128, against 256 of 64 x 128
+    assert dispatch.one_wave_tile(1024, 4096, 4096) == (128, 256)    # 128 already: the smaller ones make more than a wave
+    assert dispatch.one_wave_tile(1536, 1536, 1536) == (128, 256)    # 72, against 144 of 128 x 128
+    assert dispatch.one_wave_tile(300, 2500, 3000) == (64, 128)      # ragged edges count whole tiles: 5 x 20
     # 64 x 64 where 64 x 128 make at most half a wave, up to K = 2048 (hopper_tiny_h100.json)
     assert dispatch.one_wave_tile(512, 1024, 1024) == (64, 64)   # 128, against 64 of 64 x 128
     assert dispatch.one_wave_tile(1024, 512, 2048) == (64, 64)

@@ -483,22 +483,29 @@ def test_a_split_last_wave_matches_float64_with_the_bias_in_every_layout(kernel,
         _check(kernel, m, n, k, *layouts, dtypes, bias=i == 0, SPLITS=splits)
 
 
+def _same_bits_every_run_in_another_order(kernel: str, m: int, n: int, k: int, **shared: int) -> None:
+    """Six runs of ``kernel`` with the K ranges of some tiles shared out (``shared``: SPLITS or
+    STREAM_K) give the same bits; the whole tiles (SPLITS = 1) sum in another order, to the same
+    values within fp32 rounding; and every arrival counter is left zero for the next launch."""
+    import torch
+    from warpgemm.runtime.launch import _counters
+
+    a = torch.randn(m, k, device="cuda", dtype=torch.bfloat16)
+    b = torch.randn(n, k, device="cuda", dtype=torch.bfloat16).t()
+    runs = [warpgemm.matmul(a, b, kernel=kernel, out_dtype=torch.float32, **shared) for _ in range(6)]
+    torch.cuda.synchronize()
+    assert all(torch.equal(runs[0], r) for r in runs[1:])
+    whole = warpgemm.matmul(a, b, kernel=kernel, out_dtype=torch.float32, SPLITS=1)
+    assert not torch.equal(runs[0], whole)  # the shares really ran: another order of the sums
+    assert torch.allclose(runs[0], whole, rtol=1e-4, atol=1e-3)
+    assert all(int(buf.abs().sum()) == 0 for bufs in _counters.values() for buf in bufs)
+
+
 @pytest.mark.gpu
 @needs_hopper
 @pytest.mark.parametrize("kernel", SPLIT_RUNGS)
 def test_a_split_last_wave_gives_the_same_bits_every_run_and_leaves_its_counters_zero(kernel):
-    import torch
-    from warpgemm.runtime.launch import _counters
-
-    a = torch.randn(300, 3001, device="cuda", dtype=torch.bfloat16)
-    b = torch.randn(700, 3001, device="cuda", dtype=torch.bfloat16).t()
-    runs = [warpgemm.matmul(a, b, kernel=kernel, out_dtype=torch.float32, SPLITS=5) for _ in range(6)]
-    torch.cuda.synchronize()
-    assert all(torch.equal(runs[0], r) for r in runs[1:])
-    unsplit = warpgemm.matmul(a, b, kernel=kernel, out_dtype=torch.float32, SPLITS=1)
-    assert not torch.equal(runs[0], unsplit)  # the split really ran: another order of the sums
-    assert torch.allclose(runs[0], unsplit, rtol=1e-4, atol=1e-3)
-    assert all(int(buf.abs().sum()) == 0 for bufs in _counters.values() for buf in bufs)
+    _same_bits_every_run_in_another_order(kernel, 300, 700, 3001, SPLITS=5)
 
 
 @pytest.mark.gpu
@@ -778,19 +785,7 @@ def test_stream_k_matches_float64_with_held_tiles_and_other_tile_shapes(tile, m,
 @pytest.mark.gpu
 @needs_hopper
 def test_stream_k_gives_the_same_bits_every_run_and_leaves_its_counters_zero():
-    import torch
-    from warpgemm.runtime.launch import _counters
-
-    a = torch.randn(2000, 1000, device="cuda", dtype=torch.bfloat16)
-    b = torch.randn(5000, 1000, device="cuda", dtype=torch.bfloat16).t()
-    name = "hopper/06_tma_store_epilogue"
-    runs = [warpgemm.matmul(a, b, kernel=name, out_dtype=torch.float32, STREAM_K=1) for _ in range(6)]
-    torch.cuda.synchronize()
-    assert all(torch.equal(runs[0], r) for r in runs[1:])
-    whole = warpgemm.matmul(a, b, kernel=name, out_dtype=torch.float32, SPLITS=1)
-    assert not torch.equal(runs[0], whole)  # the shares really ran: another order of the sums
-    assert torch.allclose(runs[0], whole, rtol=1e-4, atol=1e-3)
-    assert all(int(buf.abs().sum()) == 0 for bufs in _counters.values() for buf in bufs)
+    _same_bits_every_run_in_another_order("hopper/06_tma_store_epilogue", 2000, 5000, 1000, STREAM_K=1)
 
 
 def test_a_cluster_rung_launches_whole_clusters_of_vertically_adjacent_tiles():

@@ -103,7 +103,7 @@ def many_tiles_a_block(m: int, n: int, k: int, sms: int = 132) -> bool:
     return _tiles(m, n, 128, 256) >= 6 * sms
 
 
-def one_wave_tile(m: int, n: int, k: int = 0, sms: int = 132) -> tuple[int, int]:
+def one_wave_tile(m: int, n: int, k: int, sms: int = 132) -> tuple[int, int]:
     """Of rung 06's 128 x 256, 128 x 128 and 64 x 128 tiles, and 64 x 64 where K <= 2048, the one
     that makes the most tiles within one wave of ``sms`` SMs (128 x 256 where none of the smaller
     ones does better): on a grid of half a wave or less, a smaller tile puts more SMs to work
