@@ -101,15 +101,14 @@ def _check_out_dtype(in_name: str, out_dtype: Any) -> str | None:
 
 
 def _spec_for(kernel: str, capability: int, in_name: str, m: int, n: int, k: int,
-              la: tuple[str, int] | None, lb: tuple[str, int] | None,
-              bias: bool = False) -> tuple[KernelSpec, Mapping[str, int]]:
+              la: tuple[str, int] | None, lb: tuple[str, int] | None) -> tuple[KernelSpec, Mapping[str, int]]:
     """The spec to run and the dispatch rule's parameters (empty for a named kernel)."""
     if kernel != "auto":
         return catalog.get(kernel), {}
     precision = dispatch.fp32_precision() if in_name == "float32" else None
     layouts = (la[0] if la else catalog.ROW, lb[0] if lb else catalog.ROW)
     rule = dispatch.choose(capability, in_name, m, n, k, precision, layouts=layouts,
-                           device=device_name(torch.cuda.current_device()), bias=bias)
+                           device=device_name(torch.cuda.current_device()))
     return catalog.get(rule.kernel), rule.params
 
 
@@ -252,7 +251,7 @@ def _matmul(a: torch.Tensor, b: torch.Tensor, bias: torch.Tensor | None, out_dty
     with _on_device(device):
         capability = current_capability()
         la, lb = detect(a), detect(b)
-        spec, rule_params = _spec_for(kernel, capability, in_name, m, n, k, la, lb, bias is not None)
+        spec, rule_params = _spec_for(kernel, capability, in_name, m, n, k, la, lb)
         if in_name not in spec.outputs:
             raise TypeError(f"warpgemm.matmul: {spec.name} takes {', '.join(spec.in_dtypes)} "
                             f"inputs, got {in_name}")

@@ -45,9 +45,6 @@ class Rule:
     shape: Callable[[int, int, int], bool] | None = None
     """A further condition on (M, N, K) inside the buckets, for a choice that follows from tile
     arithmetic (how full the last wave is), not from the size alone. None: every shape in them."""
-    unbiased: bool = False
-    """Only for a problem without a fused bias: the rule was measured without one, and its kernel
-    adds a bias more slowly than the rules after it do (rung 06's ``HOLD = 1``)."""
     note: str = ""
     """Where the rule comes from (a measurement, or why it is a fallback)."""
 
@@ -58,13 +55,11 @@ class Rule:
                 and self.capability[0] <= capability <= self.capability[1]
                 and (self.device is None or self.device in device))
 
-    def fits(self, m: int, n: int, k: int, layouts: tuple[str, str] | None = None, bias: bool = False) -> bool:
-        """Whether the problem's M, N, K, operand layouts and bias (whether it has one) fall in
-        the rule's buckets."""
+    def fits(self, m: int, n: int, k: int, layouts: tuple[str, str] | None = None) -> bool:
+        """Whether the problem's M, N, K and operand layouts fall in the rule's buckets."""
         return (self.m[0] <= m <= self.m[1] and self.n[0] <= n <= self.n[1] and self.k[0] <= k <= self.k[1]
                 and (self.layouts is None or layouts in self.layouts)
-                and (self.shape is None or self.shape(m, n, k))
-                and not (self.unbiased and bias))
+                and (self.shape is None or self.shape(m, n, k)))
 
 
 _LINEAR = (("row", "col"),)  # A (M, K) row-major, B = W.t() of an (N, K) weight
@@ -427,11 +422,11 @@ RULES: tuple[Rule, ...] = (
     # beside the next one's wgmma (HOLD = 1; docs/hopper.md, "What the epilogue costs"): 8192^3
     # 1.025x cuBLAS against 1.020x, 4096 x 14336 x 4096 0.991x against 0.984x in one run
     # (docs/results/hopper_hint_variants_h100.json), 8192^3 1.026x against 1.018x in an earlier one
-    # (hopper_hold_h100.json); at 2-4 tiles a SM it was level or slower. Without a bias only: the
-    # held epilogue loads the bias when it converts a tile, on the tensor cores' critical path,
-    # where HOLD = 0 fetches it while the tile's main loop runs (docs/hopper.md, "The bias").
+    # (hopper_hold_h100.json); at 2-4 tiles a SM it was level or slower. With a fused bias too,
+    # which the held epilogue fetches when a tile starts: 0.9-1.7% faster than HOLD = 0 at four of
+    # these shapes, two alternations (docs/results/hopper_held_bias_h100.json).
     *(Rule("hopper/06_tma_store_epilogue", dt, capability=(90, 90), m=(257, INF), n=n, params=params,
-           device=_H100_SXM, shape=many_tiles_a_block, unbiased=True,
+           device=_H100_SXM, shape=many_tiles_a_block,
            note="the Hopper ladder's last rung storing each tile beside the next one's wgmma "
                 "(docs/results/hopper_hold_rule_h100.json)")
       for n, params in (((0, 16383), {"CLUSTER": 2, "HOLD": 1}), ((16384, INF), {"HOLD": 1}))
@@ -487,12 +482,11 @@ lookup scans only these for the shape."""
 
 def choose(capability: int, dtype: str, m: int, n: int, k: int, precision: str | None = None,
            rules: tuple[Rule, ...] | None = None, layouts: tuple[str, str] | None = None,
-           device: str = "", bias: bool = False) -> Rule:
+           device: str = "") -> Rule:
     """The first rule of ``rules`` (default: the shipped :data:`RULES`) that matches a problem of
     ``dtype`` inputs on a device of compute ``capability`` named ``device`` (its
     ``torch.cuda.get_device_name``; rules measured for a named GPU match only it) with operand
-    ``layouts`` (as ``operands.detect`` finds them), with a fused bias or not (``bias``);
-    ValueError when none does."""
+    ``layouts`` (as ``operands.detect`` finds them); ValueError when none does."""
     if rules is None:
         rules = RULES
     key = (capability, dtype, precision, device)
@@ -502,7 +496,7 @@ def choose(capability: int, dtype: str, m: int, n: int, k: int, precision: str |
         if rules is RULES:
             _by_key[key] = found
     for rule in found:
-        if rule.fits(m, n, k, layouts, bias):
+        if rule.fits(m, n, k, layouts):
             return rule
     served = sorted({r.dtype for r in rules if r.capability[0] <= capability <= r.capability[1]})
     raise ValueError(f"kernel='auto' has no kernel for {dtype} inputs on a device of compute capability "

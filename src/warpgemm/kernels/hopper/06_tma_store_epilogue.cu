@@ -64,7 +64,10 @@ hopper_tma_store_epilogue(const __grid_constant__ wg::TmaDescriptor tma_a,
                                           "the next tile's wgmma)");
     static_assert(STREAM_K == 0 || (STREAM_K == 1 && CLUSTER == 1),
                   "STREAM_K = 0 splits the last wave over K; STREAM_K = 1 shares it out stream-K and takes CLUSTER = 1");
-    using Epilogue = typename pick<HOLD == 1 && sizeof(TC) == 2, sm90::HeldTmaStoreEpilogue<TC, T, BN>,
+    // The held epilogue fetches each tile's bias when the tile starts, but at 256-row tiles in
+    // clusters those registers spill beside the held sums: there it loads the bias at the tile's end.
+    using Epilogue = typename pick<HOLD == 1 && sizeof(TC) == 2,
+                                   sm90::HeldTmaStoreEpilogue<TC, T, BN, !(BM == 256 && CLUSTER > 1)>,
                                    sm90::TmaStoreEpilogue<TC, T, BN>>::type;
     constexpr int STAGING_OFFSET = (Mainloop::SMEM_BYTES + 1023) / 1024 * 1024;
     static_assert(STAGING_OFFSET + Mainloop::CONSUMERS * Epilogue::BYTES_PER_CONSUMER <= 227 * 1024,

@@ -285,7 +285,12 @@ struct TmaStoreEpilogue {
 // 128 x 128 share); then, while the next unit's wgmma run, it stores one slab a k-tile through
 // the same staging buffers and TMA stores. A 16-bit C only: fp32 sums would need all ACC
 // registers again (rung 06 takes TmaStoreEpilogue for an fp32 C).
-template <typename TC, typename T, int BN>
+//
+// PREFETCH_BIAS = true fetches a unit's bias when it starts (ColumnBias, as TmaStoreEpilogue), so
+// that the add at the unit's end waits for no load. With false, hold() loads it there, an L2 round
+// trip while the tensor cores wait; take false only where ColumnBias's BN / 64 registers a lane,
+// beside the 64 held ones, would spill (256 x 128 tiles in clusters: 32 bytes).
+template <typename TC, typename T, int BN, bool PREFETCH_BIAS = true>
 struct HeldTmaStoreEpilogue : TmaStoreEpilogue<TC, T, BN> {
     static_assert(sizeof(TC) == 2, "sums are held as 16-bit pairs: a 16-bit C (TmaStoreEpilogue takes fp32 C)");
     static_assert(BN % 64 == 0, "a 64-row block goes out in slabs of 64 columns: BN a multiple of 64");
@@ -319,22 +324,26 @@ struct HeldTmaStoreEpilogue : TmaStoreEpilogue<TC, T, BN> {
             }
             return true;
         }
-        // The bias is loaded here, all of it before its first use (no store comes between), not
-        // fetched through the main loop as TmaStoreEpilogue::prepare does: with 64 held registers
-        // a thread, ColumnBias's BN / 64 more spill at 256 x 128 tiles in clusters.
-        const int t = threadIdx.x & 3;
 #pragma unroll
         for (int j = 0; j < ACC / 4; ++j) {
-            const int c = w.n0 + 8 * (j % (BN / 8)) + 2 * t;
-            const float b0 = c < this->out.N ? sm80::to_float(this->bias[c]) : 0.0f;
-            const float b1 = c + 1 < this->out.N ? sm80::to_float(this->bias[c + 1]) : 0.0f;
-            h.pairs[2 * j] = sm80::pack2<TC>(d[4 * j] + b0, d[4 * j + 1] + b1);
-            h.pairs[2 * j + 1] = sm80::pack2<TC>(d[4 * j + 2] + b0, d[4 * j + 3] + b1);
+            float b[2];
+            if constexpr (PREFETCH_BIAS) {
+                this->column_bias.group(j % (BN / 8), b);  // fetched when the unit started: no wait here
+            } else {
+                const int c = w.n0 + 8 * (j % (BN / 8)) + 2 * (threadIdx.x & 3);
+                b[0] = c < this->out.N ? sm80::to_float(this->bias[c]) : 0.0f;
+                b[1] = c + 1 < this->out.N ? sm80::to_float(this->bias[c + 1]) : 0.0f;
+            }
+            h.pairs[2 * j] = sm80::pack2<TC>(d[4 * j] + b[0], d[4 * j + 1] + b[1]);
+            h.pairs[2 * j + 1] = sm80::pack2<TC>(d[4 * j + 2] + b[0], d[4 * j + 3] + b[1]);
         }
         return true;
     }
 
-    __device__ __forceinline__ void prepare(int, const Work&) {}  // the bias comes in hold()
+    // When a unit starts: fetch its tile's bias (PREFETCH_BIAS), or nothing (hold() loads it).
+    __device__ __forceinline__ void prepare(int consumer, const Work& w) {
+        if constexpr (PREFETCH_BIAS) TmaStoreEpilogue<TC, T, BN>::prepare(consumer, w);
+    }
 
     // Part `part` of the held sums (slab part % SLABS of row block part / SLABS); none past the last.
     template <typename H>
