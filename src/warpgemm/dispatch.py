@@ -91,19 +91,11 @@ def _fuller_waves_at_bn192(m: int, n: int, k: int) -> bool:
     return fill >= 0.9 and fill >= 1.2 * wave_fill(m, n, 128, 256)
 
 
-def many_tiles_a_block(m: int, n: int, k: int, sms: int = 132) -> bool:
-    """Whether 128 x 256 tiles give every one of ``sms`` SMs six or more (4096 x 14336: 1792 tiles,
-    13.6 a SM; 4096^3: 512, 3.9): there rung 06 in single blocks stores each tile while the next
-    one multiplies (``HOLD = 1``), which gains where a block runs many tiles and loses where it
-    runs one or two."""
-    return _tiles(m, n, 128, 256) >= 6 * sms
-
-
 def more_than_two_tiles_a_block(m: int, n: int, k: int, sms: int = 132) -> bool:
     """Whether 128 x 256 tiles give ``sms`` SMs more than two each on average (3072 x 4096: 384
-    tiles, 2.9 a SM; 2048 x 4096: 256, 1.9): there rung 06 in clusters of two holds its tiles
-    (``HOLD = 1``), which gained at 2.9 to 5.8 tiles a SM and was level at 1.9
-    (docs/results/hopper_hold_mid_h100.json)."""
+    tiles, 2.9 a SM; 2048 x 4096: 256, 1.9): there rung 06 stores each tile while the next one
+    multiplies (``HOLD = 1``), which gained at 2.9 tiles a SM and more and was level or slower at
+    two or fewer (docs/results/hopper_hold_mid_h100.json, hopper_hold_single_h100.json)."""
     return _tiles(m, n, 128, 256) > 2 * sms
 
 
@@ -401,7 +393,15 @@ RULES: tuple[Rule, ...] = (
     # M = 1024 (1.004x / 0.999x on the H200), 0.95x against 0.85x at the Llama prefill's 4096 x
     # 2048 x 2048 (docs/results/hopper_llm_*.json, hopper_prefill_h100.json). Single blocks where
     # they measured faster: 1024 rows with N of 6144 to 16383 and K <= 4096 (0.85x against 0.81x
-    # at 1024 x 6144 x 4096), and N from 16384 (1.037x against 1.016x at 16384^3).
+    # at 1024 x 6144 x 4096), and N from 16384 (1.037x against 1.016x at 16384^3). On the H100 SXM
+    # those single blocks hold their tiles where the SMs run more than two each, as the held-tile
+    # rules below do (1024 x 14336 x 4096 0.944x / 0.944x against 0.933x / 0.932x;
+    # docs/results/hopper_hold_single_h100.json).
+    *(Rule("hopper/06_tma_store_epilogue", dt, capability=(90, 90), m=(257, 2047), n=(6144, 16383), k=(0, 4096),
+           params={"HOLD": 1}, device=_H100_SXM, shape=more_than_two_tiles_a_block,
+           note="the Hopper ladder's last rung, single blocks storing each tile beside the next one's wgmma "
+                "(docs/results/hopper_hold_single_h100.json)")
+      for dt in ("bfloat16", "float16")),
     *(Rule("hopper/06_tma_store_epilogue", dt, capability=(90, 90), m=(257, 2047), n=(6144, 16383), k=(0, 4096),
            note="the Hopper ladder's last rung, single blocks (docs/results/hopper_llm_*.json)")
       for dt in ("bfloat16", "float16")),
@@ -428,9 +428,8 @@ RULES: tuple[Rule, ...] = (
                 "(docs/results/hopper_small_grids_h100.json)")
       for m, n in (((257, 4096), (0, 2048)), ((257, 2048), (0, 4096))) for dt in ("bfloat16", "float16")),
     # The H100 SXM stores each tile beside the next one's wgmma (HOLD = 1; docs/hopper.md, "What
-    # the epilogue costs") in clusters of two where the SMs run more than two tiles each
-    # (more_than_two_tiles_a_block), and in single blocks from N = 16384 where they run six or more
-    # (many_tiles_a_block). From six a SM: 8192^3 1.025x cuBLAS against 1.020x, 4096 x 14336 x 4096
+    # the epilogue costs") where the SMs run more than two tiles each (more_than_two_tiles_a_block):
+    # in clusters of two up to N = 16383, in single blocks from N = 16384. From six a SM: 8192^3 1.025x cuBLAS against 1.020x, 4096 x 14336 x 4096
     # 0.991x against 0.984x (docs/results/hopper_hint_variants_h100.json). At 2.9-5.8 a SM in
     # clusters, in two runs: 4096^3 0.987x / 0.992x against 0.976x / 0.981x, 4096 x 4096 x 2048
     # 0.990x / 0.993x against 0.972x / 0.974x, 3072 x 4096 x 4096 0.983x / 0.980x against 0.970x /
@@ -438,11 +437,10 @@ RULES: tuple[Rule, ...] = (
     # which the held epilogue fetches when a tile starts: 0.9-1.7% faster than HOLD = 0 at four
     # shapes of six or more a SM, two alternations (docs/results/hopper_held_bias_h100.json).
     *(Rule("hopper/06_tma_store_epilogue", dt, capability=(90, 90), m=(257, INF), n=n, params=params,
-           device=_H100_SXM, shape=shape,
+           device=_H100_SXM, shape=more_than_two_tiles_a_block,
            note="the Hopper ladder's last rung storing each tile beside the next one's wgmma "
-                "(docs/results/hopper_hold_rule_h100.json, hopper_hold_mid_h100.json)")
-      for n, params, shape in (((0, 16383), {"CLUSTER": 2, "HOLD": 1}, more_than_two_tiles_a_block),
-                               ((16384, INF), {"HOLD": 1}, many_tiles_a_block))
+                "(docs/results/hopper_hold_rule_h100.json, hopper_hold_mid_h100.json, hopper_hold_single_h100.json)")
+      for n, params in (((0, 16383), {"CLUSTER": 2, "HOLD": 1}), ((16384, INF), {"HOLD": 1}))
       for dt in ("bfloat16", "float16")),
     *(Rule("hopper/06_tma_store_epilogue", dt, capability=(90, 90), m=(257, INF), n=(0, 16383), params={"CLUSTER": 2},
            note="the Hopper ladder's last rung, 2 x 1 clusters (docs/results/hopper_llm_*.json)")
