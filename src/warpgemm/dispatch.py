@@ -429,13 +429,15 @@ RULES: tuple[Rule, ...] = (
       for m, n in (((257, 4096), (0, 2048)), ((257, 2048), (0, 4096))) for dt in ("bfloat16", "float16")),
     # The H100 SXM stores each tile beside the next one's wgmma (HOLD = 1; docs/hopper.md, "What
     # the epilogue costs") where the SMs run more than two tiles each (more_than_two_tiles_a_block):
-    # in clusters of two up to N = 16383, in single blocks from N = 16384. From six a SM: 8192^3 1.025x cuBLAS against 1.020x, 4096 x 14336 x 4096
-    # 0.991x against 0.984x (docs/results/hopper_hint_variants_h100.json). At 2.9-5.8 a SM in
-    # clusters, in two runs: 4096^3 0.987x / 0.992x against 0.976x / 0.981x, 4096 x 4096 x 2048
-    # 0.990x / 0.993x against 0.972x / 0.974x, 3072 x 4096 x 4096 0.983x / 0.980x against 0.970x /
-    # 0.968x; level at 1.9 a SM (docs/results/hopper_hold_mid_h100.json). With a fused bias too,
-    # which the held epilogue fetches when a tile starts: 0.9-1.7% faster than HOLD = 0 at four
-    # shapes of six or more a SM, two alternations (docs/results/hopper_held_bias_h100.json).
+    # in clusters of two up to N = 16383, in single blocks from N = 16384. From six a SM: 8192^3
+    # 1.025x cuBLAS against 1.020x, 4096 x 14336 x 4096 0.991x against 0.984x
+    # (docs/results/hopper_hint_variants_h100.json). At 2.9-5.8 a SM in clusters, in two runs:
+    # 4096^3 0.987x / 0.992x against 0.976x / 0.981x, 4096 x 4096 x 2048 0.990x / 0.993x against
+    # 0.972x / 0.974x, 3072 x 4096 x 4096 0.983x / 0.980x against 0.970x / 0.968x; level at 1.9 a
+    # SM (docs/results/hopper_hold_mid_h100.json). With a fused bias too, which the held epilogue
+    # fetches when a tile starts: 0.9-1.7% faster than HOLD = 0 at four shapes of six or more a SM,
+    # two alternations (docs/results/hopper_held_bias_h100.json), 0.7-1.4% at four of 2.9-5.8
+    # (hopper_held_bias_mid_h100.json).
     *(Rule("hopper/06_tma_store_epilogue", dt, capability=(90, 90), m=(257, INF), n=n, params=params,
            device=_H100_SXM, shape=more_than_two_tiles_a_block,
            note="the Hopper ladder's last rung storing each tile beside the next one's wgmma "
