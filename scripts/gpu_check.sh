@@ -3,8 +3,8 @@
 #
 #   scripts/gpu_check.sh [STEP ...]     steps: info tests ceiling bench host hopper hopper_results
 #                                       targets cute decode igemm hopper_ncu ncu_pair ncu_sol ncu_source cluster4
-#                                       ping_pong stream_k small_m_h200 bn192 one_wave clocks occupancy pack ncu
-#                                       stalls
+#                                       ping_pong stream_k small_m_h200 bn192 one_wave held clocks occupancy pack
+#                                       ncu stalls
 #                                       (default: info tests ceiling bench)
 #   PYTEST_ARGS="-k sgemm" BENCH_ARGS="sgemm --suite square" scripts/gpu_check.sh tests bench
 #   SMOKE_TIMEOUT=45 HOPPER_PYTEST_ARGS="-n 8" SANITIZE=0 scripts/gpu_check.sh hopper
@@ -361,6 +361,16 @@ PY
         variant_bench one_wave_$dt "^ +M=|auto|hopper/" --dtype $dt --shapes 1024^3 2048x512x2048 1280x768x1024 \
           256x1024x4096 512x512x4096 1024x1024x4096 320x3000x1000 300x2500x3000 2048x1024x2048 1920x1024x2048 \
           2048x1024x4096 512x4096x2048 1536^3 1024x4096x4096 --kernels auto $K6 $K6:BN=128 $K6:BM=64,BN=128 $K6:CLUSTER=2
+      done ;;
+    held)
+      # Held tiles (HOLD = 1) from 1.9 to 13.6 tiles of 128 x 256 a SM, in clusters of two and in
+      # single blocks, against the rules' choice on this GPU (dispatch.more_than_two_tiles_a_block,
+      # measured on the H100 SXM only; on an H200 the rules hold no tiles).
+      K6=hopper/06_tma_store_epilogue
+      for dt in bfloat16 float16; do
+        variant_bench held_$dt "^ +M=|auto|hopper/" --dtype $dt --shapes 2048x4096x4096 3072x4096x4096 4096^3 \
+          4096x4096x2048 4096x6144x4096 8192^3 4096x14336x4096 1024x14336x4096 1024x16384x4096 1536x14336x4096 \
+          --kernels auto $K6:CLUSTER=2 $K6:CLUSTER=2,HOLD=1 $K6 $K6:HOLD=1
       done ;;
     ncu_sol)
       # The same pair under ncu's speed-of-light, compute and memory sections: L2 throughput as a
