@@ -69,6 +69,33 @@ def test_specs_that_are_not_autotuned_always_run_their_defaults(table):
     assert tuning_table.choose(spec, problem, {}) == dict(spec.params)
 
 
+K6 = "hopper/06_tma_store_epilogue"
+LINEAR_4096 = tuning_table.Problem(4096, 4096, 4096, "bfloat16", "bfloat16", "row", "col")
+H100, H200 = "NVIDIA H100 80GB HBM3", "NVIDIA H200"
+
+
+def test_the_tuner_also_times_the_rules_choice_where_auto_runs_the_kernel():
+    # The H100's rules hold 4096^3's tiles (HOLD = 1), which rung 06's tuning space leaves out: the
+    # tuner adds the rules' choice, so that it never remembers something slower than an untuned call
+    spec = catalog.get(K6)
+    ruled = search.rule_choice(spec, LINEAR_4096, 90, H100)
+    assert ruled == spec.resolve({"CLUSTER": 2, "HOLD": 1}) and ruled not in search.candidates(spec)
+    assert search.rule_choice(spec, LINEAR_4096, 90, H200) in search.candidates(spec)  # clusters, no HOLD
+    decode = tuning_table.Problem(16, 4096, 4096, "bfloat16", "bfloat16", "row", "col")
+    assert search.rule_choice(spec, decode, 90, H100) is None  # auto runs a decode kernel there
+    assert search.rule_choice(spec, LINEAR_4096, 80, "NVIDIA A100") is None  # no Hopper rung on sm_80
+
+
+def test_rung_06_runs_the_remembered_choice_and_otherwise_the_rules(table):
+    spec = catalog.get(K6)
+    rules = {"CLUSTER": 2, "HOLD": 1}
+    assert tuning_table.choose(spec, LINEAR_4096, {}, rules) == spec.resolve(rules)
+    tuned = spec.resolve({"BM": 256, "BN": 128, "CLUSTER": 2})
+    tuning_table.remember(spec, LINEAR_4096, tuned, 0.17)
+    assert tuning_table.choose(spec, LINEAR_4096, {}, rules) == tuned
+    assert tuning_table.choose(spec, LINEAR_4096, {"HOLD": 1}, rules) == spec.resolve({"HOLD": 1})
+
+
 def test_problem_keys_separate_dtypes_layouts_and_shapes():
     keys = {tuning_table.Problem(1, 2, 3, d, d, la, lb).key(SPEC)
             for d in ("float16", "bfloat16") for la in ("row", "col") for lb in ("row", "col")}

@@ -218,7 +218,7 @@ HOPPER: tuple[KernelSpec, ...] = (
                "HOLD": 0, "SPLITS": 0, "STREAM_K": 0},
        dependent_launch=True, threads=lambda p: 128 * (1 + consumers(p)), persistent=True, smem_bytes=_smem_staged,
        abi=_tma_store_args, last_wave=last_wave, workspace=split_scratch, counters=split_counters,
-       host_params=("SPLITS",),
+       host_params=("SPLITS",), autotune=True,
        cluster=lambda p: (p["CLUSTER"], 1, 1) if p["CLUSTER"] > 1 else None,
        tuning={"BM": (128, 256), "BN": (128, 192, 256), "STAGES": (3, 4), "GROUP": (8, 16), "CLUSTER": (1, 2),
                "IN_FLIGHT": (0, 1), "SPLITS": (0, 1), "STREAM_K": (0, 1)},

@@ -9,13 +9,13 @@ import os
 from dataclasses import dataclass
 from typing import Any, Mapping
 
-from .. import catalog, dtypes, plan
+from .. import catalog, dispatch, dtypes, plan
 from ..api import matmul
 from ..bench import timing
 from ..catalog import KernelSpec
 from ..errors import CompileError
 from ..runtime.compiler import compile_kernel
-from ..runtime.device import current_arch, require_device
+from ..runtime.device import current_arch, current_capability, device_name, require_device
 from .table import Problem, remember
 
 _BATCH = 5
@@ -30,6 +30,21 @@ def candidates(spec: KernelSpec) -> list[dict[str, int]]:
         if spec.valid is None or spec.valid(p):
             out.append(p)
     return out
+
+
+def rule_choice(spec: KernelSpec, problem: Problem, capability: int, device: str) -> dict[str, int] | None:
+    """The parameters ``kernel="auto"`` runs ``spec`` with for ``problem`` on a device of compute
+    ``capability`` named ``device`` (the shipped rules' measured choice), or None where the rules
+    send the problem to another kernel. The tuner always times it, so that what it remembers is
+    never a choice it measured slower than the one an untuned call makes (the rules take
+    parameters outside the tuning space, such as rung 06's ``HOLD``)."""
+    precision = dispatch.fp32_precision() if problem.in_dtype == "float32" else None
+    try:
+        rule = dispatch.choose(capability, problem.in_dtype, problem.m, problem.n, problem.k, precision,
+                               layouts=(problem.a_layout, problem.b_layout), device=device)
+    except ValueError:
+        return None
+    return spec.resolve(rule.params) if rule.kernel == spec.name else None
 
 
 def _compile_one(job: tuple[str, str, str]) -> str | None:
@@ -77,7 +92,8 @@ def tune(name: str, m: int, n: int, k: int, *, dtype: Any = None, out_dtype: Any
     """Time every candidate of kernel ``name`` on an (m, n, k) problem on this GPU, remember the
     fastest (when ``save``), and return it with the whole trial list. Every candidate is checked
     and timed roughly; the ``finalists`` fastest are then timed in ``runs`` interleaved rounds.
-    ``space`` limits the search to these parameter choices (default: :func:`candidates`)."""
+    ``space`` limits the search to these parameter choices (default: :func:`candidates`, and
+    :func:`rule_choice` where ``kernel="auto"`` runs this kernel for the problem)."""
     import torch
 
     spec = catalog.get(name)
@@ -88,6 +104,10 @@ def tune(name: str, m: int, n: int, k: int, *, dtype: Any = None, out_dtype: Any
     dtype = dtype or dtypes.torch_dtype(spec.in_dtypes[0])
     out_dtype = out_dtype or dtypes.torch_dtype(spec.default_out_dtype(dtypes.name_of(dtype)))
     problem = Problem(m, n, k, dtypes.name_of(dtype), dtypes.name_of(out_dtype), a_layout, b_layout)
+    if space is None:
+        ruled = rule_choice(spec, problem, current_capability(), device_name(torch.cuda.current_device()))
+        if ruled is not None and ruled not in cands:
+            cands.append(ruled)
 
     def operand(rows: int, cols: int, layout: str) -> torch.Tensor:
         t = torch.randn((rows, cols) if layout == "row" else (cols, rows), device="cuda").to(dtype)
