@@ -86,6 +86,15 @@ def test_the_tuner_also_times_the_rules_choice_where_auto_runs_the_kernel():
     assert search.rule_choice(spec, LINEAR_4096, 80, "NVIDIA A100") is None  # no Hopper rung on sm_80
 
 
+def test_the_rules_choice_is_a_finalist_however_its_rough_time_came_out():
+    rough = [({"X": i}, t) for i, t in enumerate([3.0, 1.0, 2.0, 5.0, 4.0])]
+    finals, dropped = search.split_finalists(rough, 2, ruled={"X": 3})
+    assert finals == [{"X": 1}, {"X": 2}, {"X": 3}]  # the two fastest, then the rules' (the slowest)
+    assert dropped == [({"X": 0}, 3.0), ({"X": 4}, 4.0)]
+    assert search.split_finalists(rough, 2) == ([{"X": 1}, {"X": 2}], [({"X": 0}, 3.0), ({"X": 4}, 4.0),
+                                                                      ({"X": 3}, 5.0)])
+
+
 def test_rung_06_runs_the_remembered_choice_and_otherwise_the_rules(table):
     spec = catalog.get(K6)
     rules = {"CLUSTER": 2, "HOLD": 1}

@@ -47,6 +47,17 @@ def rule_choice(spec: KernelSpec, problem: Problem, capability: int, device: str
     return spec.resolve(rule.params) if rule.kernel == spec.name else None
 
 
+def split_finalists(rough: list[tuple[dict[str, int], float]], finalists: int,
+                    ruled: Mapping[str, int] | None = None
+                    ) -> tuple[list[dict[str, int]], list[tuple[dict[str, int], float]]]:
+    """The candidates to time properly, the ``finalists`` fastest of ``rough`` (parameters, rough
+    time) and ``ruled`` (the rules' choice) wherever it came, so that the winner is timed against
+    it in the same rounds; and the others with their rough times."""
+    ranked = sorted(rough, key=lambda pt: pt[1])
+    keep = [i < finalists or p == ruled for i, (p, _) in enumerate(ranked)]
+    return ([p for (p, _), k in zip(ranked, keep) if k], [pt for pt, k in zip(ranked, keep) if not k])
+
+
 def _compile_one(job: tuple[str, str, str]) -> str | None:
     """Compile one candidate into the disk cache (run in a worker process); the error, if any."""
     source, name_expression, arch = job
@@ -91,9 +102,10 @@ def tune(name: str, m: int, n: int, k: int, *, dtype: Any = None, out_dtype: Any
          space: list[Mapping[str, int]] | None = None) -> TuneResult:
     """Time every candidate of kernel ``name`` on an (m, n, k) problem on this GPU, remember the
     fastest (when ``save``), and return it with the whole trial list. Every candidate is checked
-    and timed roughly; the ``finalists`` fastest are then timed in ``runs`` interleaved rounds.
-    ``space`` limits the search to these parameter choices (default: :func:`candidates`, and
-    :func:`rule_choice` where ``kernel="auto"`` runs this kernel for the problem)."""
+    and timed roughly; the ``finalists`` fastest, and the rules' choice, are then timed in ``runs``
+    interleaved rounds. ``space`` limits the search to these parameter choices (default:
+    :func:`candidates`, and :func:`rule_choice` where ``kernel="auto"`` runs this kernel for the
+    problem)."""
     import torch
 
     spec = catalog.get(name)
@@ -104,6 +116,7 @@ def tune(name: str, m: int, n: int, k: int, *, dtype: Any = None, out_dtype: Any
     dtype = dtype or dtypes.torch_dtype(spec.in_dtypes[0])
     out_dtype = out_dtype or dtypes.torch_dtype(spec.default_out_dtype(dtypes.name_of(dtype)))
     problem = Problem(m, n, k, dtypes.name_of(dtype), dtypes.name_of(out_dtype), a_layout, b_layout)
+    ruled = None
     if space is None:
         ruled = rule_choice(spec, problem, current_capability(), device_name(torch.cuda.current_device()))
         if ruled is not None and ruled not in cands:
@@ -151,10 +164,9 @@ def tune(name: str, m: int, n: int, k: int, *, dtype: Any = None, out_dtype: Any
         if progress:
             print(f"  [{i + 1}/{len(cands)}] {rough[-1][1]:8.3f} ms  " + " ".join(f"{k}={v}" for k, v in p.items()),
                   flush=True)
-    rough.sort(key=lambda pt: pt[1])
-    for p, t in rough[finalists:]:
+    finals, dropped = split_finalists(rough, finalists, ruled)
+    for p, t in dropped:
         tried.append((p, t, "rough time only: not among the finalists"))
-    finals = [p for p, _ in rough[:finalists]]
     if finals:
         for p, t in zip(finals, replay_ms([captured(p) for p in finals], runs)):
             tried.append((p, t, ""))
