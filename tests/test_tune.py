@@ -160,6 +160,31 @@ def test_tuning_a_real_kernel_times_each_candidate_and_remembers_the_fastest(tab
     assert float(torch.linalg.vector_norm(out.double() - ref) / torch.linalg.vector_norm(ref)) < 1e-2
 
 
+@pytest.mark.gpu
+def test_after_tuning_rung_06_auto_runs_the_remembered_choice(table, monkeypatch):
+    torch = pytest.importorskip("torch")
+    if not torch.cuda.is_available() or torch.cuda.get_device_capability() != (9, 0):
+        pytest.skip("rung 06 runs on compute capability 9.0 only")
+    import warpgemm
+    from warpgemm import api, plan
+
+    spec = catalog.get(K6)
+    space = [{"BN": 128, "STAGES": 3}, {"BN": 128, "STAGES": 4, "GROUP": 16}]
+    result = search.tune(K6, 2048, 2048, 1024, dtype=torch.bfloat16, b_layout="col", runs=3, finalists=2,
+                         space=space)
+    assert result.params in [spec.resolve(p) for p in space]
+    ran = []
+    real = api.run_instance
+    monkeypatch.setattr(api, "run_instance", lambda inst, *args: (ran.append(dict(inst.params)), real(inst, *args))[1])
+    plan.clear()
+    a = torch.randn(2048, 1024, device="cuda").bfloat16()
+    b = torch.randn(2048, 1024, device="cuda").bfloat16().t()
+    out = warpgemm.matmul(a, b)  # kernel="auto": the rules send this shape to rung 06
+    assert ran == [result.params]
+    ref = a.double() @ b.double()
+    assert float(torch.linalg.vector_norm(out.double() - ref) / torch.linalg.vector_norm(ref)) < 1e-2
+
+
 def test_an_empty_search_space_is_refused(table):
     with pytest.raises(ValueError, match="search space is empty"):
         search.tune("hgemm/07_tuned", 64, 64, 64, space=[])
