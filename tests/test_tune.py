@@ -173,9 +173,14 @@ def test_after_tuning_rung_06_auto_runs_the_remembered_choice(table, monkeypatch
     result = search.tune(K6, 2048, 2048, 1024, dtype=torch.bfloat16, b_layout="col", runs=3, finalists=2,
                          space=space)
     assert result.params in [spec.resolve(p) for p in space]
-    ran = []
+    ran = []  # the parameters of every instance matmul launches
     real = api.run_instance
-    monkeypatch.setattr(api, "run_instance", lambda inst, *args: (ran.append(dict(inst.params)), real(inst, *args))[1])
+
+    def recording(inst, *args):
+        ran.append(dict(inst.params))
+        real(inst, *args)
+
+    monkeypatch.setattr(api, "run_instance", recording)
     plan.clear()
     a = torch.randn(2048, 1024, device="cuda").bfloat16()
     b = torch.randn(2048, 1024, device="cuda").bfloat16().t()

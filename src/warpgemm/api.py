@@ -105,10 +105,8 @@ def _spec_for(kernel: str, capability: int, in_name: str, m: int, n: int, k: int
     """The spec to run and the dispatch rule's parameters (empty for a named kernel)."""
     if kernel != "auto":
         return catalog.get(kernel), {}
-    precision = dispatch.fp32_precision() if in_name == "float32" else None
     layouts = (la[0] if la else catalog.ROW, lb[0] if lb else catalog.ROW)
-    rule = dispatch.choose(capability, in_name, m, n, k, precision, layouts=layouts,
-                           device=device_name(torch.cuda.current_device()))
+    rule = dispatch.choose_auto(capability, in_name, m, n, k, layouts, device_name(torch.cuda.current_device()))
     return catalog.get(rule.kernel), rule.params
 
 

@@ -522,3 +522,11 @@ def fp32_precision() -> str:
     import torch
 
     return "ffma" if torch.get_float32_matmul_precision() == "highest" else "tf32"
+
+
+def choose_auto(capability: int, dtype: str, m: int, n: int, k: int, layouts: tuple[str, str],
+                device: str) -> Rule:
+    """The rule ``kernel="auto"`` follows: :func:`choose` with, for float32 inputs, the precision
+    torch's matmul setting asks for (:func:`fp32_precision`)."""
+    precision = fp32_precision() if dtype == "float32" else None
+    return choose(capability, dtype, m, n, k, precision, layouts=layouts, device=device)

@@ -38,10 +38,9 @@ def rule_choice(spec: KernelSpec, problem: Problem, capability: int, device: str
     send the problem to another kernel. The tuner always times it, so that what it remembers is
     never a choice it measured slower than the one an untuned call makes (the rules take
     parameters outside the tuning space, such as rung 06's ``HOLD``)."""
-    precision = dispatch.fp32_precision() if problem.in_dtype == "float32" else None
     try:
-        rule = dispatch.choose(capability, problem.in_dtype, problem.m, problem.n, problem.k, precision,
-                               layouts=(problem.a_layout, problem.b_layout), device=device)
+        rule = dispatch.choose_auto(capability, problem.in_dtype, problem.m, problem.n, problem.k,
+                                    (problem.a_layout, problem.b_layout), device)
     except ValueError:
         return None
     return spec.resolve(rule.params) if rule.kernel == spec.name else None
