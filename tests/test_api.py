@@ -25,6 +25,15 @@ LAYOUTS = [("row", "row"), ("row", "col"), ("col", "row"), ("col", "col")]
 
 # -- refused before any launch (these run without a GPU) -------------------------------------
 
+def test_the_packages_lazy_names_are_found_once_and_then_kept():
+    from warpgemm import api
+
+    assert warpgemm.matmul is api.matmul
+    assert vars(warpgemm)["matmul"] is api.matmul  # a module attribute now: no lookup a call
+    with pytest.raises(AttributeError, match="no attribute 'mat_mul'"):
+        warpgemm.mat_mul
+
+
 def test_non_tensors_are_a_type_error():
     with pytest.raises(TypeError, match="a must be a torch.Tensor"):
         warpgemm.matmul([[1.0]], torch.ones(1, 1))

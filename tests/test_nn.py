@@ -74,6 +74,27 @@ def test_mixed_dtypes_fall_back_instead_of_failing():
     assert wnn.fallbacks["input torch.bfloat16 with weight torch.float32"] == 1
 
 
+@pytest.mark.gpu
+def test_the_fast_served_test_agrees_with_the_reasons():
+    cuda, bf16 = "cuda", torch.bfloat16
+    w = torch.randn(8, 16, device=cuda, dtype=bf16)
+    cases = [
+        (torch.randn(4, 16, device=cuda, dtype=bf16), w, None),
+        (torch.randn(2, 3, 16, device=cuda, dtype=bf16), w, torch.randn(8, device=cuda, dtype=bf16)),
+        (torch.randn(4, 16, dtype=bf16), w, None),  # input on the CPU
+        (torch.randn(4, 16, device=cuda, dtype=bf16), w.cpu(), None),  # weight on the CPU
+        (torch.randn(4, 16, device=cuda, dtype=bf16), w, torch.randn(8, dtype=bf16)),  # bias on the CPU
+        (torch.randn(4, 16, device=cuda, dtype=bf16), w, torch.randn(8, device=cuda)),  # fp32 bias
+        (torch.randn(4, 16, device=cuda), w, None),  # fp32 input, bf16 weight
+        (torch.randn(4, 16, device=cuda, dtype=torch.float64), w.double(), None),
+        (torch.randn(4, 15, device=cuda, dtype=bf16), w, None),  # K does not match
+        (torch.tensor(1.0, device=cuda, dtype=bf16), w, None),  # 0-d input
+        (torch.randn(4, 16, device=cuda, dtype=bf16), w[None], None),  # 3-d weight
+    ]
+    for x, weight, bias in cases:
+        assert wnn._served(x, weight, bias) == (wnn._unserved(x, weight, bias) is None)
+
+
 @pytest.mark.skipif(HAS_GPU, reason="checks the behaviour without a CUDA device")
 def test_without_a_gpu_the_patched_model_still_runs_on_the_cpu():
     model = warpgemm.patch(_model())

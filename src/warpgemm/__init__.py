@@ -21,6 +21,15 @@ __all__ = ["matmul", "scaled_matmul", "kernels", "compile", "patch", "unpatch", 
 
 
 def __getattr__(name: str) -> Any:
+    # Called only for a name the module does not hold yet: the value found is kept as a module
+    # attribute, so that a hot ``warpgemm.matmul(...)`` pays for one dict lookup, not for an
+    # import statement and this function (1-2 us a call).
+    value = _lazy(name)
+    globals()[name] = value
+    return value
+
+
+def _lazy(name: str) -> Any:
     if name in ("matmul", "kernels", "compile"):
         from . import api
 
@@ -46,7 +55,6 @@ def __getattr__(name: str) -> Any:
 
         return CompiledKernel
     raise AttributeError(f"module 'warpgemm' has no attribute {name!r}")
-
 
 if "torch" in sys.modules:  # torch already loaded: register torch.ops.warpgemm.* now (cheap)
     from . import torch_ops as _torch_ops  # noqa: F401

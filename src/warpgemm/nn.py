@@ -19,6 +19,8 @@ from collections import Counter
 import torch
 import torch.nn.functional as F
 
+from .api import matmul
+
 __all__ = ["Linear", "Int8Linear", "linear", "patch", "unpatch", "fallbacks", "quantize_rows"]
 
 SERVED_DTYPES = (torch.float16, torch.bfloat16, torch.float32)
@@ -44,16 +46,24 @@ def _unserved(x: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor | None) 
     return None
 
 
+def _served(x: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor | None) -> bool:
+    """True when :func:`_unserved` finds no reason: the same test, in the order that costs a
+    served call least (a forward pays for it every call)."""
+    return (x.is_cuda and weight.is_cuda and x.dtype is weight.dtype and x.dtype in SERVED_DTYPES
+            and x.get_device() == weight.get_device()
+            and (bias is None or (bias.dtype is x.dtype and bias.is_cuda and bias.get_device() == x.get_device()))
+            and weight.dim() == 2 and x.dim() > 0 and x.shape[-1] == weight.shape[1])
+
+
 def linear(x: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor | None = None) -> torch.Tensor:
     """``F.linear(x, weight, bias)`` computed by warpgemm: ``x @ weight.t() + bias``."""
-    reason = _unserved(x, weight, bias)
-    if reason is not None:
+    if not _served(x, weight, bias):
+        reason = _unserved(x, weight, bias) or "an input warpgemm does not serve"
         fallbacks[reason] += 1
         return F.linear(x, weight, bias)
-    from .api import matmul
-
-    k = x.shape[-1]
-    y = matmul(x.reshape(-1, k), weight.t(), bias=bias)
+    if x.dim() == 2:
+        return matmul(x, weight.t(), bias=bias)
+    y = matmul(x.reshape(-1, x.shape[-1]), weight.t(), bias=bias)
     return y.reshape(*x.shape[:-1], weight.shape[0])
 
 
