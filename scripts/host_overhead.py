@@ -2,7 +2,9 @@
 """Host time per warpgemm.matmul call on tiny problems, against torch.matmul, and where it goes:
 64^3 (the mma.sync and small-M paths), one token through a 2048 x 2048 weight in the nn.Linear
 layout (the decode path: small enough that the GPU keeps up with the host) and, on sm_90, 128 x
-256 x 256 in the nn.Linear layout (the Hopper path, whose tensor maps are made per call).
+256 x 256 in the nn.Linear layout (the Hopper path, whose tensor maps are made per call); and a
+patched ``nn.Linear`` on one token of a (batch, tokens, hidden) input against the layer unpatched
+(what a model's eager decode pays a layer).
 
     python scripts/host_overhead.py [--repeats 7] [--calls 1000] [--profile] [--breakdown]
 
@@ -129,9 +131,17 @@ def main() -> None:
              "1x2048x2048 bf16": (lambda: warpgemm.matmul(t, wt.t()), lambda: torch.matmul(t, wt.t()))}
     if hopper:
         pairs["128x256x256 bf16"] = (lambda: warpgemm.matmul(x, w.t()), lambda: torch.matmul(x, w.t()))
+    # A model's decode step calls its layers on (batch, tokens, hidden) inputs: a patched nn.Linear
+    # (flattening, the transposed weight, the bias) against the same layer unpatched.
+    plain = torch.nn.Linear(2048, 2048, device="cuda", dtype=torch.bfloat16).requires_grad_(False)
+    patched = warpgemm.patch(torch.nn.Linear(2048, 2048, device="cuda", dtype=torch.bfloat16)).requires_grad_(False)
+    token = torch.randn(1, 1, 2048, device="cuda", dtype=torch.bfloat16)
+    pairs["nn.Linear 1x1x2048 -> 2048 bf16 with bias (patched / unpatched)"] = (lambda: patched(token),
+                                                                               lambda: plain(token))
     for name, (ours, theirs) in pairs.items():
         r = paired_ratios(ours, theirs, args.pairs, args.block)
-        print(f"paired host-time ratio, warpgemm.matmul / torch.matmul, {name}: median {statistics.median(r):.3f}x "
+        label = name if "patched" in name else f"warpgemm.matmul / torch.matmul, {name}"
+        print(f"paired host-time ratio, {label}: median {statistics.median(r):.3f}x "
               f"(quartiles {statistics.quantiles(r, n=4)[0]:.3f}-{statistics.quantiles(r, n=4)[2]:.3f}x, "
               f"{len(r)} pairs of {args.block} calls)")
     if args.breakdown:

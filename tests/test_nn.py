@@ -95,6 +95,50 @@ def test_the_fast_served_test_agrees_with_the_reasons():
         assert wnn._served(x, weight, bias) == (wnn._unserved(x, weight, bias) is None)
 
 
+@pytest.mark.gpu
+@pytest.mark.parametrize("make", [
+    lambda: torch.randn(2048, device="cuda", dtype=torch.bfloat16),  # one vector
+    lambda: torch.randn(5, 2048, device="cuda", dtype=torch.bfloat16),
+    lambda: torch.randn(2, 3, 2048, device="cuda", dtype=torch.bfloat16),
+    lambda: torch.randn(3, 300, 2304, device="cuda", dtype=torch.bfloat16)[..., 128:2176],  # rows 2304 apart
+    lambda: torch.randn(3, 2, 2048, device="cuda", dtype=torch.bfloat16).transpose(0, 1),  # flattening copies
+], ids=["1d", "2d", "3d", "3d-strided", "3d-copied"])
+@pytest.mark.parametrize("with_bias", [True, False], ids=["bias", "no-bias"])
+def test_a_repeated_linear_runs_its_plan_on_fresh_inputs_and_stays_exact(make, with_bias):
+    """The second and later calls of a problem take the plan kept for the input and the weight
+    themselves (no reshapes, no transposed view); each must still compute its own inputs."""
+    from warpgemm import plan
+
+    layer = warpgemm.patch(torch.nn.Linear(2048, 1000, bias=with_bias, device="cuda", dtype=torch.bfloat16))
+    with torch.no_grad():
+        for call in range(3):
+            x = make()
+            ref = torch.nn.functional.linear(x.double(), layer.weight.double(),
+                                             None if layer.bias is None else layer.bias.double())
+            y = layer(x)
+            assert y.shape == ref.shape and y.is_contiguous() and not y.isnan().any()
+            err = float(torch.linalg.vector_norm(y.double() - ref) / torch.linalg.vector_norm(ref))
+            assert err < 1e-2, (call, err)
+        kept = plan.get(wnn._plan_key(x, layer.weight, layer.bias))
+        flattens_in_place = x.dim() < 3 or x.reshape(-1, x.shape[-1])._is_view()
+        made = plan.get(plan.key(x.reshape(-1, 2048), layer.weight.t(), layer.bias, None, "auto", {}, None))
+        assert isinstance(kept, plan.Reshaped) == (flattens_in_place and isinstance(made, plan.Plan))
+        plan.clear()  # forgotten (a new tuning choice), the next call plans again
+        assert torch.allclose(layer(x).double(), ref, rtol=2e-2, atol=2e-2)
+
+
+@pytest.mark.gpu
+def test_a_linear_with_gradients_takes_the_op_not_the_plan():
+    layer = warpgemm.patch(torch.nn.Linear(256, 128, device="cuda", dtype=torch.bfloat16))
+    x = torch.randn(4, 256, device="cuda", dtype=torch.bfloat16, requires_grad=True)
+    with torch.no_grad():
+        layer(x.detach())  # a plan exists for the problem
+    y = layer(x)
+    assert y.grad_fn is not None
+    y.float().sum().backward()
+    assert x.grad is not None and layer.weight.grad is not None
+
+
 @pytest.mark.skipif(HAS_GPU, reason="checks the behaviour without a CUDA device")
 def test_without_a_gpu_the_patched_model_still_runs_on_the_cpu():
     model = warpgemm.patch(_model())

@@ -19,6 +19,7 @@ from collections import Counter
 import torch
 import torch.nn.functional as F
 
+from . import plan
 from .api import matmul
 
 __all__ = ["Linear", "Int8Linear", "linear", "patch", "unpatch", "fallbacks", "quantize_rows"]
@@ -55,16 +56,46 @@ def _served(x: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor | None) ->
             and weight.dim() == 2 and x.dim() > 0 and x.shape[-1] == weight.shape[1])
 
 
+def _plan_key(x: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor | None) -> tuple:
+    """The key of a linear's plan: what :func:`warpgemm.plan.key` keys the flattened problem by,
+    taken from the input and the weight themselves."""
+    return ("nn.linear", x.shape, x.stride(), weight.shape, weight.stride(), x.dtype, weight.dtype, x.device,
+            weight.device, None if bias is None else (bias.shape, bias.stride(), bias.dtype, bias.device),
+            torch.get_float32_matmul_precision() if x.dtype is torch.float32 else None,
+            torch._C._cuda_getDevice() if x.is_cuda else -1)
+
+
 def linear(x: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor | None = None) -> torch.Tensor:
-    """``F.linear(x, weight, bias)`` computed by warpgemm: ``x @ weight.t() + bias``."""
+    """``F.linear(x, weight, bias)`` computed by warpgemm: ``x @ weight.t() + bias``.
+
+    A repeated eager call without gradients (the same shapes, strides, dtypes and devices) runs
+    the flattened problem's plan on ``x`` and ``weight`` as they are, into a new (..., N) output
+    (:class:`warpgemm.plan.Reshaped`): the reshapes and the transposed view cost the host more
+    than the rest of the call's Python."""
+    # Planned: eager, and no gradient to record (the registered op's autograd needs the views).
+    planned = not torch.compiler.is_compiling() and not (
+        torch.is_grad_enabled() and (x.requires_grad or weight.requires_grad
+                                     or (bias is not None and bias.requires_grad)))
+    if planned:
+        found = plan.get(_plan_key(x, weight, bias))
+        if isinstance(found, plan.Reshaped):
+            c = found.run(x, weight, bias)
+            if c is not None:
+                return c
     if not _served(x, weight, bias):
         reason = _unserved(x, weight, bias) or "an input warpgemm does not serve"
         fallbacks[reason] += 1
         return F.linear(x, weight, bias)
-    if x.dim() == 2:
-        return matmul(x, weight.t(), bias=bias)
-    y = matmul(x.reshape(-1, x.shape[-1]), weight.t(), bias=bias)
-    return y.reshape(*x.shape[:-1], weight.shape[0])
+    wt = weight.t()
+    x2 = x if x.dim() == 2 else x.reshape(-1, x.shape[-1])
+    y = matmul(x2, wt, bias=bias)
+    if planned and x2.data_ptr() == x.data_ptr() and (x2 is x or x2._is_view()):
+        # The flattened input is a view of x (a copy would not be x's address): later calls of
+        # this problem can run its plan on x and the weight directly.
+        made = plan.get(plan.key(x2, wt, bias, None, "auto", {}, None))
+        if isinstance(made, plan.Plan):  # not an ArgsPlan, whose arguments come from the views
+            plan.put(_plan_key(x, weight, bias), plan.Reshaped(made, (*x.shape[:-1], weight.shape[0])))
+    return y if x.dim() == 2 else y.reshape(*x.shape[:-1], weight.shape[0])
 
 
 class Linear(torch.nn.Linear):

@@ -23,7 +23,7 @@ import torch
 from .runtime import compiler as _compiler
 from .runtime.launch import DriverLaunch, zeroed_counters
 
-_plans: dict[tuple, "Plan | ArgsPlan"] = {}
+_plans: dict[tuple, "Plan | ArgsPlan | Reshaped"] = {}
 
 
 class _Launcher:
@@ -161,6 +161,28 @@ class ArgsPlan(_Launcher):
         del ws  # the scratch goes back to the caching allocator, for later work on this stream
 
 
+class Reshaped:
+    """A plan run with its output allocated in another shape of the same elements, for callers
+    that pass the tensors the operands are views of: :func:`warpgemm.nn.linear` runs the (rows, K)
+    x (K, N) problem of an input (..., K) and a weight (N, K) on the input and the weight
+    themselves (the flattened input and ``weight.t()`` start at the same addresses) into a new
+    (..., N) output, with none of the three views made.
+
+    Only a :class:`Plan` can: it sets the operands' and output's addresses into arguments made
+    once, where an :class:`ArgsPlan` makes its arguments (tensor maps, C's row stride) from the
+    call's tensors."""
+
+    __slots__ = ("plan", "shape")
+
+    def __init__(self, plan: Plan, shape: tuple[int, ...]):
+        self.plan = plan
+        self.shape = shape
+
+    def run(self, a: torch.Tensor, b: torch.Tensor, bias: torch.Tensor | None) -> torch.Tensor | None:
+        """As :meth:`Plan.run`, into a new output of ``shape``."""
+        return self.plan.run(a, b, bias, self.plan._new_output(self.shape))
+
+
 def key(a: torch.Tensor, b: torch.Tensor, bias: torch.Tensor | None, out_dtype: Any, kernel: str,
         params: dict[str, int], out: torch.Tensor | None) -> tuple:
     """The plan key of a call. Raises AttributeError for operands that are not tensors."""
@@ -172,11 +194,11 @@ def key(a: torch.Tensor, b: torch.Tensor, bias: torch.Tensor | None, out_dtype: 
             torch._C._cuda_getDevice() if a.is_cuda else -1)
 
 
-def get(k: tuple) -> Plan | ArgsPlan | None:
+def get(k: tuple) -> Plan | ArgsPlan | Reshaped | None:
     return _plans.get(k)
 
 
-def put(k: tuple, plan: Plan | ArgsPlan) -> None:
+def put(k: tuple, plan: Plan | ArgsPlan | Reshaped) -> None:
     _plans[k] = plan
 
 
