@@ -8,6 +8,11 @@ and the kernel arguments with the operands' addresses left open. A later call of
 problem checks the operands' alignment, allocates the output and launches: no validation, no
 dispatch, no table or environment lookups.
 
+``warpgemm.nn.linear`` keeps a second entry for its problems (:class:`Reshaped`): the same plan,
+keyed by the layer's input and weight as they are, so that a repeated forward makes none of the
+views (flattened input, ``weight.t()``, reshaped output) that the host pays more for than for the
+rest of the call's Python.
+
 A plan holds no compiled kernel of its own: it refers to the function the one kernel cache
 (``runtime.compiler``) loaded, and :func:`clear` forgets every plan (``forget_loaded`` and a new
 tuning choice call it).
