@@ -128,6 +128,28 @@ def test_a_repeated_linear_runs_its_plan_on_fresh_inputs_and_stays_exact(make, w
 
 
 @pytest.mark.gpu
+def test_a_patched_linear_compiles_into_one_graph_for_any_number_of_tokens():
+    """torch.compile(fullgraph=True) traces the layer's forward (the served test, the flattening
+    and the op) without entering the plans, and a new token count reuses the graph."""
+    import torch._dynamo
+
+    torch._dynamo.reset()
+    torch._dynamo.utils.counters.clear()
+    layer = warpgemm.patch(torch.nn.Linear(512, 256, device="cuda", dtype=torch.bfloat16))
+    compiled = torch.compile(layer, fullgraph=True, dynamic=True)
+    wnn.fallbacks.clear()
+    with torch.no_grad():
+        for tokens in (3, 17, 130):
+            x = torch.randn(2, tokens, 512, device="cuda", dtype=torch.bfloat16)
+            ref = torch.nn.functional.linear(x.double(), layer.weight.double(), layer.bias.double())
+            y = compiled(x)
+            assert y.shape == (2, tokens, 256)
+            assert float(torch.linalg.vector_norm(y.double() - ref) / torch.linalg.vector_norm(ref)) < 1e-2
+    assert not wnn.fallbacks
+    assert torch._dynamo.utils.counters["stats"]["unique_graphs"] <= 1
+
+
+@pytest.mark.gpu
 def test_a_linear_with_gradients_takes_the_op_not_the_plan():
     layer = warpgemm.patch(torch.nn.Linear(256, 128, device="cuda", dtype=torch.bfloat16))
     x = torch.randn(4, 256, device="cuda", dtype=torch.bfloat16, requires_grad=True)
