@@ -3,7 +3,8 @@
 #
 #   scripts/gpu_check.sh [STEP ...]     steps: info tests ceiling bench host hopper hopper_results
 #                                       targets cute decode igemm hopper_ncu ncu_pair ncu_sol ncu_source cluster4
-#                                       ping_pong stream_k small_m_h200 bn192 one_wave held clocks occupancy pack
+#                                       ping_pong stream_k small_m_h200 decode_m64_h200 bn192 one_wave held clocks
+#                                       occupancy pack
 #                                       ncu stalls
 #                                       (default: info tests ceiling bench)
 #   PYTEST_ARGS="-k sgemm" BENCH_ARGS="sgemm --suite square" scripts/gpu_check.sh tests bench
@@ -345,6 +346,18 @@ PY
       timeout 200 python3 scripts/read_floor.py --nk 4096x4096 6144x4096 8192x8192 --ms 1 \
         --json "$OUT/read_floor_$gpu.json" > "$OUT/small_m_read_floor.log" 2>&1
       summary+=("small_m read floor: exit $?"); tail -8 "$OUT/small_m_read_floor.log" ;;
+    decode_m64_h200)
+      # Rung 02 at 48 and 64 tokens on this GPU: 64- and 128-row tiles, a K split or not, and
+      # clusters of two sharing the tokens. On an H200 the rules ran 64 x 4096 x 4096 at 0.89x
+      # cuBLAS (13.8-14.2 us against 12.4-12.5, far from its 8.2 us read of the weight): with HBM
+      # a third faster than the H100's, the tokens' L2 traffic (as many bytes as W's at BM = 64)
+      # may weigh more there than on the H100, where clusters did not pay (docs/decode.md).
+      gpu=$(gpu_tag)
+      timeout 240 python3 scripts/decode_sweep.py --kernel decode/02_swap_ab_wgmma --ms 48 64 --rounds 7 \
+        --nk 4096x4096 8192x8192 14336x4096 \
+        --space "BM=64,128;BK=128;STAGES=4;IN_FLIGHT=0,1;SPLITS=0,1;STAGGER=8;CLUSTER=1,2" \
+        --json "$OUT/decode_sweep_m64_$gpu.json" > "$OUT/decode_m64.log" 2>&1
+      summary+=("decode_m64: exit $?"); grep -E '^M=' "$OUT/decode_m64.log" | cut -c1-150 ;;
     bn192)
       # 128 x 192 tiles where they fill the waves (dispatch._fuller_waves_at_bn192), against the
       # rules' choice, on this GPU (the rule is measured on the H100 SXM only).
