@@ -56,5 +56,6 @@ def _lazy(name: str) -> Any:
         return CompiledKernel
     raise AttributeError(f"module 'warpgemm' has no attribute {name!r}")
 
+
 if "torch" in sys.modules:  # torch already loaded: register torch.ops.warpgemm.* now (cheap)
     from . import torch_ops as _torch_ops  # noqa: F401
