@@ -75,24 +75,26 @@ def test_mixed_dtypes_fall_back_instead_of_failing():
 
 
 @pytest.mark.gpu
-def test_the_fast_served_test_agrees_with_the_reasons():
+def test_each_input_warpgemm_does_not_serve_is_named_for_its_reason():
     cuda, bf16 = "cuda", torch.bfloat16
     w = torch.randn(8, 16, device=cuda, dtype=bf16)
+    x = torch.randn(4, 16, device=cuda, dtype=bf16)
     cases = [
-        (torch.randn(4, 16, device=cuda, dtype=bf16), w, None),
-        (torch.randn(2, 3, 16, device=cuda, dtype=bf16), w, torch.randn(8, device=cuda, dtype=bf16)),
-        (torch.randn(4, 16, dtype=bf16), w, None),  # input on the CPU
-        (torch.randn(4, 16, device=cuda, dtype=bf16), w.cpu(), None),  # weight on the CPU
-        (torch.randn(4, 16, device=cuda, dtype=bf16), w, torch.randn(8, dtype=bf16)),  # bias on the CPU
-        (torch.randn(4, 16, device=cuda, dtype=bf16), w, torch.randn(8, device=cuda)),  # fp32 bias
-        (torch.randn(4, 16, device=cuda), w, None),  # fp32 input, bf16 weight
-        (torch.randn(4, 16, device=cuda, dtype=torch.float64), w.double(), None),
-        (torch.randn(4, 15, device=cuda, dtype=bf16), w, None),  # K does not match
-        (torch.tensor(1.0, device=cuda, dtype=bf16), w, None),  # 0-d input
-        (torch.randn(4, 16, device=cuda, dtype=bf16), w[None], None),  # 3-d weight
+        (x, w, None, None),
+        (torch.randn(2, 3, 16, device=cuda, dtype=bf16), w, torch.randn(8, device=cuda, dtype=bf16), None),
+        (x.float(), w.float(), None, None),
+        (x.cpu(), w, None, "not on a CUDA device"),
+        (x, w.cpu(), None, "not on a CUDA device"),
+        (x, w, torch.randn(8, dtype=bf16), "bias of another dtype or device"),
+        (x, w, torch.randn(8, device=cuda), "bias of another dtype or device"),
+        (x.float(), w, None, "input torch.float32 with weight torch.bfloat16"),
+        (x.double(), w.double(), None, "dtype torch.float64"),
+        (torch.randn(4, 15, device=cuda, dtype=bf16), w, None, "shapes that do not multiply"),
+        (torch.tensor(1.0, device=cuda, dtype=bf16), w, None, "shapes that do not multiply"),
+        (x, w[None], None, "shapes that do not multiply"),
     ]
-    for x, weight, bias in cases:
-        assert wnn._served(x, weight, bias) == (wnn._unserved(x, weight, bias) is None)
+    for x, weight, bias, reason in cases:
+        assert wnn._unserved(x, weight, bias) == reason
 
 
 @pytest.mark.gpu

@@ -31,38 +31,27 @@ fallbacks: Counter[str] = Counter()
 
 
 def _unserved(x: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor | None) -> str | None:
-    """Why warpgemm cannot compute this linear, or None when it can."""
+    """Why warpgemm cannot compute this linear, or None when it can. Every forward pays for this
+    test, so it asks the tensors only what costs them least (``is`` on dtypes, ``get_device``)."""
     if not (x.is_cuda and weight.is_cuda):
         return "not on a CUDA device"
-    if x.device != weight.device:
+    if x.get_device() != weight.get_device():
         return "input and weight on different devices"
-    if x.dtype != weight.dtype:
+    if x.dtype is not weight.dtype:
         return f"input {x.dtype} with weight {weight.dtype}"
     if x.dtype not in SERVED_DTYPES:
         return f"dtype {x.dtype}"
-    if bias is not None and (bias.dtype != x.dtype or bias.device != x.device):
+    if bias is not None and (bias.dtype is not x.dtype or not bias.is_cuda or bias.get_device() != x.get_device()):
         return "bias of another dtype or device"
-    if x.dim() == 0 or x.shape[-1] != weight.shape[1] or weight.dim() != 2:
+    if weight.dim() != 2 or x.dim() == 0 or x.shape[-1] != weight.shape[1]:
         return "shapes that do not multiply"
     return None
 
 
-def _served(x: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor | None) -> bool:
-    """True when :func:`_unserved` finds no reason: the same test, in the order that costs a
-    served call least (a forward pays for it every call)."""
-    return (x.is_cuda and weight.is_cuda and x.dtype is weight.dtype and x.dtype in SERVED_DTYPES
-            and x.get_device() == weight.get_device()
-            and (bias is None or (bias.dtype is x.dtype and bias.is_cuda and bias.get_device() == x.get_device()))
-            and weight.dim() == 2 and x.dim() > 0 and x.shape[-1] == weight.shape[1])
-
-
 def _plan_key(x: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor | None) -> tuple:
-    """The key of a linear's plan: what :func:`warpgemm.plan.key` keys the flattened problem by,
-    taken from the input and the weight themselves."""
-    return ("nn.linear", x.shape, x.stride(), weight.shape, weight.stride(), x.dtype, weight.dtype, x.device,
-            weight.device, None if bias is None else (bias.shape, bias.stride(), bias.dtype, bias.device),
-            torch.get_float32_matmul_precision() if x.dtype is torch.float32 else None,
-            torch._C._cuda_getDevice() if x.is_cuda else -1)
+    """The key of a linear's plan (:class:`warpgemm.plan.Reshaped`): the plan key of a call on the
+    input and the weight themselves, marked as a linear's."""
+    return ("nn.linear", plan.key(x, weight, bias, None, "auto", {}, None))
 
 
 def linear(x: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor | None = None) -> torch.Tensor:
@@ -82,8 +71,8 @@ def linear(x: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor | None = No
             c = found.run(x, weight, bias)
             if c is not None:
                 return c
-    if not _served(x, weight, bias):
-        reason = _unserved(x, weight, bias) or "an input warpgemm does not serve"
+    reason = _unserved(x, weight, bias)
+    if reason is not None:
         fallbacks[reason] += 1
         return F.linear(x, weight, bias)
     wt = weight.t()
