@@ -3,8 +3,9 @@
 64^3 (the mma.sync and small-M paths), one token through a 2048 x 2048 weight in the nn.Linear
 layout (the decode path: small enough that the GPU keeps up with the host) and, on sm_90, 128 x
 256 x 256 in the nn.Linear layout (the Hopper path, whose tensor maps are made per call); and a
-patched ``nn.Linear`` on one token of a (batch, tokens, hidden) input against the layer unpatched
-(what a model's eager decode pays a layer).
+patched ``nn.Linear`` on one token and on 32 tokens of a (batch, tokens, hidden) input against the
+layer unpatched (what a model's eager decode pays a layer; on sm_90 the 32 tokens run a kernel
+with tensor maps).
 
     python scripts/host_overhead.py [--repeats 7] [--calls 1000] [--profile] [--breakdown]
 
@@ -138,6 +139,10 @@ def main() -> None:
     token = torch.randn(1, 1, 2048, device="cuda", dtype=torch.bfloat16)
     pairs["nn.Linear 1x1x2048 -> 2048 bf16 with bias (patched / unpatched)"] = (lambda: patched(token),
                                                                                lambda: plain(token))
+    # 32 tokens: on sm_90 a kernel with tensor maps (decode/02), whose arguments a plan keeps per address.
+    tokens = torch.randn(1, 32, 2048, device="cuda", dtype=torch.bfloat16)
+    pairs["nn.Linear 1x32x2048 -> 2048 bf16 with bias (patched / unpatched)"] = (lambda: patched(tokens),
+                                                                                lambda: plain(tokens))
     for name, (ours, theirs) in pairs.items():
         r = paired_ratios(ours, theirs, args.pairs, args.block)
         label = name if "patched" in name else f"warpgemm.matmul / torch.matmul, {name}"

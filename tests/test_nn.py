@@ -102,9 +102,11 @@ def test_each_input_warpgemm_does_not_serve_is_named_for_its_reason():
     lambda: torch.randn(2048, device="cuda", dtype=torch.bfloat16),  # one vector
     lambda: torch.randn(5, 2048, device="cuda", dtype=torch.bfloat16),
     lambda: torch.randn(2, 3, 2048, device="cuda", dtype=torch.bfloat16),
+    lambda: torch.randn(2, 16, 2048, device="cuda", dtype=torch.bfloat16),  # a kernel with tensor maps on sm_90
+    lambda: torch.randn(4, 100, 2048, device="cuda", dtype=torch.bfloat16),
     lambda: torch.randn(3, 300, 2304, device="cuda", dtype=torch.bfloat16)[..., 128:2176],  # rows 2304 apart
     lambda: torch.randn(3, 2, 2048, device="cuda", dtype=torch.bfloat16).transpose(0, 1),  # flattening copies
-], ids=["1d", "2d", "3d", "3d-strided", "3d-copied"])
+], ids=["1d", "2d", "3d", "3d-32-rows", "3d-400-rows", "3d-strided", "3d-copied"])
 @pytest.mark.parametrize("with_bias", [True, False], ids=["bias", "no-bias"])
 def test_a_repeated_linear_runs_its_plan_on_fresh_inputs_and_stays_exact(make, with_bias):
     """The second and later calls of a problem take the plan kept for the input and the weight
@@ -124,7 +126,7 @@ def test_a_repeated_linear_runs_its_plan_on_fresh_inputs_and_stays_exact(make, w
         kept = plan.get(wnn._plan_key(x, layer.weight, layer.bias))
         flattens_in_place = x.dim() < 3 or x.reshape(-1, x.shape[-1])._is_view()
         made = plan.get(plan.key(x.reshape(-1, 2048), layer.weight.t(), layer.bias, None, "auto", {}, None))
-        assert isinstance(kept, plan.Reshaped) == (flattens_in_place and isinstance(made, plan.Plan))
+        assert isinstance(kept, plan.Reshaped) == (flattens_in_place and made is not None)
         plan.clear()  # forgotten (a new tuning choice), the next call plans again
         assert torch.allclose(layer(x).double(), ref, rtol=2e-2, atol=2e-2)
 

@@ -82,7 +82,7 @@ def linear(x: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor | None = No
         # The flattened input is a view of x (a copy would not be x's address): later calls of
         # this problem can run its plan on x and the weight directly.
         made = plan.get(plan.key(x2, wt, bias, None, "auto", {}, None))
-        if isinstance(made, plan.Plan):  # not an ArgsPlan, whose arguments come from the views
+        if isinstance(made, (plan.Plan, plan.ArgsPlan)):
             plan.put(_plan_key(x, weight, bias), plan.Reshaped(made, (*x.shape[:-1], weight.shape[0])))
     return y if x.dim() == 2 else y.reshape(*x.shape[:-1], weight.shape[0])
 

@@ -158,7 +158,10 @@ class ArgsPlan(_Launcher):
                    ws.counters is not None and ws.counters.data_ptr())
         prepared = self._prepared.get(key)
         if prepared is None:
-            prepared = self.launcher.prepare(self.make_args(a, b, c, fused, ws))
+            # A Reshaped run passes its (..., N) output: the arguments (C's row stride, its map)
+            # are those of the (M, N) view.
+            c2 = c if c.dim() == 2 else c.view(self.shape)
+            prepared = self.launcher.prepare(self.make_args(a, b, c2, fused, ws))
             if len(self._prepared) >= self.KEEP:
                 del self._prepared[next(iter(self._prepared))]  # the oldest
             self._prepared[key] = prepared
@@ -173,13 +176,14 @@ class Reshaped:
     themselves (the flattened input and ``weight.t()`` start at the same addresses) into a new
     (..., N) output, with none of the three views made.
 
-    Only a :class:`Plan` can: it sets the operands' and output's addresses into arguments made
-    once, where an :class:`ArgsPlan` makes its arguments (tensor maps, C's row stride) from the
-    call's tensors."""
+    The kernels' arguments take only the operands' addresses, which the views share; the one
+    thing an argument takes from a tensor's shape is C's row stride, which an :class:`ArgsPlan`
+    reads from the (M, N) view of the output when it makes a new address combination's
+    arguments."""
 
     __slots__ = ("plan", "shape")
 
-    def __init__(self, plan: Plan, shape: tuple[int, ...]):
+    def __init__(self, plan: Plan | ArgsPlan, shape: tuple[int, ...]):
         self.plan = plan
         self.shape = shape
 
