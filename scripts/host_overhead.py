@@ -130,6 +130,8 @@ def main() -> None:
         print(f"host time per call, {shape}{name:<44} min {min(ts):7.1f} us  median {statistics.median(ts):7.1f} us")
     pairs = {"64^3 bf16": (lambda: warpgemm.matmul(ah, bh), lambda: torch.matmul(ah, bh)),
              "1x2048x2048 bf16": (lambda: warpgemm.matmul(t, wt.t()), lambda: torch.matmul(t, wt.t()))}
+    t32 = torch.randn(32, 2048, device="cuda").bfloat16()
+    pairs["32x2048x2048 bf16"] = (lambda: warpgemm.matmul(t32, wt.t()), lambda: torch.matmul(t32, wt.t()))
     if hopper:
         pairs["128x256x256 bf16"] = (lambda: warpgemm.matmul(x, w.t()), lambda: torch.matmul(x, w.t()))
     # A model's decode step calls its layers on (batch, tokens, hidden) inputs: a patched nn.Linear
@@ -152,6 +154,7 @@ def main() -> None:
     if args.breakdown:
         breakdown("64^3 bf16 (auto)", ah, bh)
         breakdown("1x2048x2048 bf16 (decode)", t, wt.t())
+        breakdown("32x2048x2048 bf16 (decode)", t32, wt.t())
         if hopper:
             breakdown("128x256x256 bf16 (hopper)", x, w.t())
     if args.profile:
