@@ -49,6 +49,15 @@ def test_what_warpgemm_does_not_serve_falls_back_and_is_counted():
     assert wnn.fallbacks["not on a CUDA device"] == 3
 
 
+def test_bad_inputs_get_the_errors_an_unpatched_linear_gives():
+    for bad in ([1.0, 2.0, 3.0, 4.0], torch.randn(3, 5)):
+        with pytest.raises((TypeError, RuntimeError)) as plain:
+            torch.nn.Linear(4, 4)(bad)
+        with pytest.raises(plain.type) as patched:
+            warpgemm.patch(torch.nn.Linear(4, 4))(bad)
+        assert str(patched.value) == str(plain.value)
+
+
 @pytest.mark.gpu
 @pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16, torch.float32])
 @pytest.mark.parametrize("shape", [(1, 4096), (3, 7, 4096), (64, 4096), (300, 4096)])

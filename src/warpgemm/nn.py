@@ -61,6 +61,8 @@ def linear(x: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor | None = No
     the flattened problem's plan on ``x`` and ``weight`` as they are, into a new (..., N) output
     (:class:`warpgemm.plan.Reshaped`): the reshapes and the transposed view cost the host more
     than the rest of the call's Python."""
+    if not isinstance(x, torch.Tensor):
+        return F.linear(x, weight, bias)  # its error for an input that is not a tensor, unchanged
     # Planned: eager, and no gradient to record (the registered op's autograd needs the views).
     planned = not torch.compiler.is_compiling() and not (
         torch.is_grad_enabled() and (x.requires_grad or weight.requires_grad
