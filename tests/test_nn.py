@@ -163,6 +163,33 @@ def test_a_patched_linear_compiles_into_one_graph_for_any_number_of_tokens():
 
 
 @pytest.mark.gpu
+@pytest.mark.parametrize("tokens", [1, 32, 400])
+def test_a_planned_linear_captured_in_a_cuda_graph_replays_on_new_inputs(tokens):
+    """The kept plan (address slots at 1 token; tensor maps made per address at 32 and 400 on
+    sm_90) runs inside a capture: each replay computes what is in the static input then."""
+    layer = warpgemm.patch(torch.nn.Linear(2048, 1000, device="cuda", dtype=torch.bfloat16))
+    static = torch.randn(2, tokens, 2048, device="cuda", dtype=torch.bfloat16)
+    stream = torch.cuda.Stream()
+    with torch.no_grad():
+        stream.wait_stream(torch.cuda.current_stream())
+        with torch.cuda.stream(stream):
+            for _ in range(2):  # the first call plans, the second runs the kept plan
+                layer(static)
+        torch.cuda.current_stream().wait_stream(stream)
+        graph = torch.cuda.CUDAGraph()
+        with torch.cuda.graph(graph):
+            out = layer(static)
+        for _ in range(2):
+            static.copy_(torch.randn_like(static))
+            out.fill_(float("nan"))
+            graph.replay()
+            torch.cuda.synchronize()
+            ref = torch.nn.functional.linear(static.double(), layer.weight.double(), layer.bias.double())
+            assert not out.isnan().any()
+            assert float(torch.linalg.vector_norm(out.double() - ref) / torch.linalg.vector_norm(ref)) < 1e-2
+
+
+@pytest.mark.gpu
 def test_a_linear_with_gradients_takes_the_op_not_the_plan():
     layer = warpgemm.patch(torch.nn.Linear(256, 128, device="cuda", dtype=torch.bfloat16))
     x = torch.randn(4, 256, device="cuda", dtype=torch.bfloat16, requires_grad=True)
