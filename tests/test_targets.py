@@ -26,9 +26,9 @@ def _row(m, n, k, kernel, ms, speedup=None, **extra):
 def test_the_committed_decode_results_give_the_figures_the_docs_quote():
     lines = _targets().lines(decode=json.loads((RESULTS / "decode_auto.json").read_text()))
     assert lines[0].startswith("[NVIDIA H100")
-    assert "median 1.041x cuBLAS over 49 shapes" in lines[1] and "3 below 1.0x" in lines[1]
+    assert "median 1.047x cuBLAS over 49 shapes" in lines[1] and "3 below 1.0x" in lines[1]
     square = next(line for line in lines if line.startswith("decode 4096 x 4096"))
-    assert "1.246 / 1.235 / 1.218 / 1.053 / 1.029x" in square and square.endswith("NOT MET")
+    assert "1.236 / 1.232 / 1.214 / 1.052 / 1.026x" in square and square.endswith("NOT MET")
     assert next(line for line in lines if "read bandwidth" in line).endswith(": met")
 
 
