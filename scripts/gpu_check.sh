@@ -3,7 +3,8 @@
 #
 #   scripts/gpu_check.sh [STEP ...]     steps: info tests ceiling bench host hopper hopper_results
 #                                       targets cute decode igemm hopper_ncu ncu_pair ncu_sol ncu_source cluster4
-#                                       ping_pong stream_k small_m_h200 decode_m64_h200 bn192 one_wave held clocks
+#                                       ping_pong stream_k small_m_h200 decode_m64_h200 bn192 one_wave held
+#                                       single_long_k clocks
 #                                       occupancy pack ncu stalls
 #                                       (default: info tests ceiling bench)
 #   PYTEST_ARGS="-k sgemm" BENCH_ARGS="sgemm --suite square" scripts/gpu_check.sh tests bench
@@ -383,6 +384,16 @@ PY
         variant_bench held_$dt "^ +M=|auto|hopper/" --dtype $dt --shapes 2048x4096x4096 3072x4096x4096 4096^3 \
           4096x4096x2048 4096x6144x4096 8192^3 4096x14336x4096 1024x14336x4096 1024x16384x4096 1536x14336x4096 \
           --kernels auto $K6:CLUSTER=2 $K6:CLUSTER=2,HOLD=1 $K6 $K6:HOLD=1
+      done ;;
+    single_long_k)
+      # 257-2047 rows, N of 6144-16383 and K > 4096: the rules' 2-block clusters against single
+      # blocks, with and without held tiles (single blocks are the rule there up to K = 4096;
+      # docs/hopper.md, "Not the rules' choice"). Run twice, in processes of their own.
+      K6=hopper/06_tma_store_epilogue
+      for run in 1 2; do
+        variant_bench single_long_k_$run "^ +M=|auto|hopper/" --shapes 1024x8192x8192 1024x8192x28672 \
+          1024x8192x14336 1024x6144x8192 1024x14336x8192 1536x8192x8192 1536x14336x8192 2047x12288x8192 \
+          --kernels auto $K6 $K6:HOLD=1 $K6:CLUSTER=2
       done ;;
     ncu_sol)
       # The same pair under ncu's speed-of-light, compute and memory sections: L2 throughput as a
