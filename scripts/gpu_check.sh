@@ -4,7 +4,7 @@
 #   scripts/gpu_check.sh [STEP ...]     steps: info tests ceiling bench host hopper hopper_results
 #                                       targets cute decode igemm hopper_ncu ncu_pair ncu_sol ncu_source cluster4
 #                                       ping_pong stream_k small_m_h200 decode_m64_h200 bn192 one_wave held
-#                                       single_long_k clocks
+#                                       single_long_k single_long_k_rule clocks
 #                                       occupancy pack ncu stalls
 #                                       (default: info tests ceiling bench)
 #   PYTEST_ARGS="-k sgemm" BENCH_ARGS="sgemm --suite square" scripts/gpu_check.sh tests bench
@@ -394,6 +394,15 @@ PY
         variant_bench single_long_k_$run "^ +M=|auto|hopper/" --shapes 1024x8192x8192 1024x8192x28672 \
           1024x8192x14336 1024x6144x8192 1024x14336x8192 1536x8192x8192 1536x14336x8192 2047x12288x8192 \
           --kernels auto $K6 $K6:HOLD=1 $K6:CLUSTER=2
+      done ;;
+    single_long_k_rule)
+      # The rule that came of single_long_k (dispatch.py: single blocks past K = 4096) against the
+      # clusters it replaced, at the shapes measured and at others of the band, bf16 and fp16.
+      K6=hopper/06_tma_store_epilogue
+      for dt in bfloat16 float16; do
+        variant_bench single_long_k_rule_$dt "^ +M=|auto|hopper/" --dtype $dt --shapes 512x8192x8192 \
+          768x8192x8192 768x14336x8192 1024x12288x8192 1024x8192x8192 1024x14336x8192 1280x14336x8192 \
+          1536x14336x8192 --kernels auto $K6:CLUSTER=2 $K6:CLUSTER=2,HOLD=1
       done ;;
     ncu_sol)
       # The same pair under ncu's speed-of-light, compute and memory sections: L2 throughput as a

@@ -132,17 +132,31 @@ def test_three_to_eight_rows_of_a_narrow_weight_with_a_long_k_stagger_their_walk
     (8192, 8192, 8192, {"CLUSTER": 2, "HOLD": 1}), (4096, 14336, 4096, {"CLUSTER": 2, "HOLD": 1}),
     (4096, 28672, 8192, {"HOLD": 1}), (16384, 16384, 16384, {"HOLD": 1}),
     (4096, 4096, 4096, {"CLUSTER": 2, "HOLD": 1}), (4096, 6144, 4096, {"CLUSTER": 2, "HOLD": 1}),
-    (3072, 4096, 4096, {"CLUSTER": 2, "HOLD": 1}), (1024, 8192, 8192, {"CLUSTER": 2}), (2048, 4096, 4096, {}),
+    (3072, 4096, 4096, {"CLUSTER": 2, "HOLD": 1}), (1536, 8192, 8192, {"CLUSTER": 2, "HOLD": 1}), (2048, 4096, 4096, {}),
     (1024, 16384, 4096, {"HOLD": 1}), (1024, 14336, 4096, {"HOLD": 1}), (512, 14336, 4096, {})])
 def test_the_h100_stores_each_tile_beside_the_next_where_the_sms_run_more_than_two(m, n, k, params):
     # docs/results/hopper_hold_rule_h100.json (six tiles a SM or more): the llm suite's median
     # 0.992x / 0.993x cuBLAS against 0.990x / 0.988x; hopper_hold_mid_rule_h100.json (more than two,
     # clusters): 4096^3 0.994x / 0.995x against 0.981x / 0.980x; hopper_hold_single_h100.json (more
     # than two, single blocks): 1024 x 14336 x 4096 0.936x / 0.933x against 0.923x / 0.926x.
-    # 1024 x 8192 (256 tiles, 1.9 a SM) keeps its clusters without; 512 x 14336 (224) its single blocks.
+    # 512 x 14336 (224 tiles, 1.7 a SM) keeps its single blocks without.
     rule = dispatch.choose(90, "bfloat16", m, n, k, layouts=("row", "col"), device="NVIDIA H100 80GB HBM3")
     assert rule.kernel == "hopper/06_tma_store_epilogue" and rule.params == params
     assert "HOLD" not in dispatch.choose(90, "bfloat16", m, n, k, layouts=("row", "col"), device="NVIDIA H200").params
+
+
+@pytest.mark.parametrize("m,n,k,params", [
+    (1024, 8192, 8192, {}), (1024, 8192, 28672, {}), (1024, 14336, 8192, {}), (1536, 14336, 8192, {}),
+    (1024, 6144, 8192, {"BN": 192}), (1536, 8192, 8192, {"CLUSTER": 2, "HOLD": 1}),
+    (2047, 12288, 8192, {"CLUSTER": 2, "HOLD": 1}), (2048, 14336, 8192, {"CLUSTER": 2, "HOLD": 1})])
+def test_the_h100_takes_single_blocks_at_long_k_where_clusters_measured_slower(m, n, k, params):
+    # docs/results/hopper_single_long_k_*_h100.json, two runs: 1024 x 14336 x 8192 0.964x / 0.965x
+    # cuBLAS in single blocks against 0.862x / 0.862x in clusters, 1536 x 14336 x 8192 1.018x against
+    # 0.932x, 1024 x 8192 x 28672 1.003x / 1.001x against 0.989x / 0.987x; 1536 x 8192 x 8192 and
+    # 2047 x 12288 x 8192 keep the clusters (level or ahead there); 128 x 192 tiles still come first.
+    rule = dispatch.choose(90, "bfloat16", m, n, k, layouts=("row", "col"), device="NVIDIA H100 80GB HBM3")
+    assert rule.kernel == "hopper/06_tma_store_epilogue" and rule.params == params
+    assert dispatch.choose(90, "bfloat16", m, n, k, layouts=("row", "col"), device="NVIDIA H200").params == {"CLUSTER": 2}
 
 
 @pytest.mark.parametrize("n,k", [(2048, 2048), (1024, 2048), (8192, 2048), (3072, 3072)])

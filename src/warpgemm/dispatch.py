@@ -405,6 +405,18 @@ RULES: tuple[Rule, ...] = (
     *(Rule("hopper/06_tma_store_epilogue", dt, capability=(90, 90), m=(257, 2047), n=(6144, 16383), k=(0, 4096),
            note="the Hopper ladder's last rung, single blocks (docs/results/hopper_llm_*.json)")
       for dt in ("bfloat16", "float16")),
+    # Past K = 4096, single blocks (without held tiles) at up to 1024 rows for N from 6144, and up
+    # to 1536 rows where N >= 12288, on the H100 SXM. Two runs, bf16, x cuBLAS, against the
+    # clusters the rules took before (docs/results/hopper_single_long_k_*_h100.json): 1024 x 14336 x
+    # 8192 0.964x / 0.965x (held: 0.956x / 0.957x) against 0.862x / 0.862x; 1536 x 14336 x 8192
+    # 1.018x / 1.018x against 0.932x / 0.932x; 1024 x 8192 x 8192 0.980x / 0.979x against 0.969x /
+    # 0.969x; 1024 x 8192 x 14336 0.987x / 0.982x against 0.971x / 0.967x; 1024 x 8192 x 28672
+    # 1.003x / 1.001x against 0.989x / 0.987x. The clusters stay where they were level or ahead:
+    # 1536 x 8192 x 8192 (0.969x / 0.970x against 0.961x / 0.962x) and 2047 x 12288 x 8192
+    # (1.001x / 0.998x against 0.995x / 0.993x).
+    *(Rule("hopper/06_tma_store_epilogue", dt, capability=(90, 90), m=m, n=n, k=(4097, INF), device=_H100_SXM,
+           note="the Hopper ladder's last rung, single blocks at long K (docs/results/hopper_single_long_k_*_h100.json)")
+      for m, n in (((257, 1024), (6144, 16383)), ((1025, 1536), (12288, 16383))) for dt in ("bfloat16", "float16")),
     # Single blocks also where 128 x 256 tiles make at most about two waves (M to 4096 with N to
     # 2048, M to 2048 with N to 4096): the Llama prefill's q, k, v and o projections, and 1024 x
     # 4096 x 4096. There a cluster's fixed cost (about 1.4 us a launch, docs/hopper.md) is not
