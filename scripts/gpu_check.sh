@@ -4,7 +4,7 @@
 #   scripts/gpu_check.sh [STEP ...]     steps: info tests ceiling bench host hopper hopper_results
 #                                       targets cute decode igemm hopper_ncu ncu_pair ncu_sol ncu_source cluster4
 #                                       ping_pong stream_k small_m_h200 decode_m64_h200 bn192 one_wave held
-#                                       single_long_k single_long_k_rule clocks
+#                                       single_long_k single_long_k_rule llm_variants clocks
 #                                       occupancy pack ncu stalls
 #                                       (default: info tests ceiling bench)
 #   PYTEST_ARGS="-k sgemm" BENCH_ARGS="sgemm --suite square" scripts/gpu_check.sh tests bench
@@ -403,6 +403,16 @@ PY
         variant_bench single_long_k_rule_$dt "^ +M=|auto|hopper/" --dtype $dt --shapes 512x8192x8192 \
           768x8192x8192 768x14336x8192 1024x12288x8192 1024x8192x8192 1024x14336x8192 1280x14336x8192 \
           1536x14336x8192 --kernels auto $K6:CLUSTER=2 $K6:CLUSTER=2,HOLD=1
+      done ;;
+    llm_variants)
+      # The llm suite's shapes from 4096 rows (and 1024 x 4096 x 14336): the rules' choice against
+      # single blocks and clusters of two, each with and without held tiles. Run twice, in
+      # processes of their own.
+      K6=hopper/06_tma_store_epilogue
+      for run in 1 2; do
+        variant_bench llm_variants_$run "^ +M=|auto|hopper/" --shapes 4096^3 4096x6144x4096 4096x14336x4096 \
+          4096x4096x14336 4096x8192x8192 8192x4096x4096 1024x4096x14336 \
+          --kernels auto $K6 $K6:HOLD=1 $K6:CLUSTER=2 $K6:CLUSTER=2,HOLD=1
       done ;;
     ncu_sol)
       # The same pair under ncu's speed-of-light, compute and memory sections: L2 throughput as a
