@@ -4,7 +4,7 @@
 #   scripts/gpu_check.sh [STEP ...]     steps: info tests ceiling bench host hopper hopper_results
 #                                       targets cute decode igemm hopper_ncu ncu_pair ncu_sol ncu_source cluster4
 #                                       ping_pong stream_k small_m_h200 decode_m64_h200 bn192 one_wave held
-#                                       single_long_k single_long_k_rule llm_variants clocks
+#                                       single_long_k single_long_k_rule llm_variants low_llm clocks
 #                                       occupancy pack ncu stalls
 #                                       (default: info tests ceiling bench)
 #   PYTEST_ARGS="-k sgemm" BENCH_ARGS="sgemm --suite square" scripts/gpu_check.sh tests bench
@@ -413,6 +413,15 @@ PY
         variant_bench llm_variants_$run "^ +M=|auto|hopper/" --shapes 4096^3 4096x6144x4096 4096x14336x4096 \
           4096x4096x14336 4096x8192x8192 8192x4096x4096 1024x4096x14336 \
           --kernels auto $K6 $K6:HOLD=1 $K6:CLUSTER=2 $K6:CLUSTER=2,HOLD=1
+      done ;;
+    low_llm)
+      # The llm suite's lowest shapes (1024 rows, K = 4096): the rules' choice against rung 06's
+      # other tiles, the K split of the last wave or none, stream-K and clusters. Run twice.
+      K6=hopper/06_tma_store_epilogue
+      for run in 1 2; do
+        variant_bench low_llm_$run "^ +M=|auto|hopper/" --shapes 1024x14336x4096 1024x4096x4096 1024x6144x4096 \
+          --kernels auto $K6 $K6:HOLD=1 $K6:HOLD=1,SPLITS=1 $K6:SPLITS=1 $K6:BN=192 $K6:BN=128 $K6:BM=256,BN=128 \
+          $K6:STREAM_K=1 $K6:HOLD=1,GROUP=16
       done ;;
     ncu_sol)
       # The same pair under ncu's speed-of-light, compute and memory sections: L2 throughput as a
