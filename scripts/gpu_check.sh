@@ -4,7 +4,7 @@
 #   scripts/gpu_check.sh [STEP ...]     steps: info tests ceiling bench host hopper hopper_results
 #                                       targets cute decode igemm hopper_ncu ncu_pair ncu_sol ncu_source cluster4
 #                                       ping_pong stream_k small_m_h200 decode_m64_h200 bn192 one_wave held
-#                                       single_long_k single_long_k_rule llm_variants low_llm clocks
+#                                       single_long_k single_long_k_rule llm_variants low_llm bn192_held clocks
 #                                       occupancy pack ncu stalls
 #                                       (default: info tests ceiling bench)
 #   PYTEST_ARGS="-k sgemm" BENCH_ARGS="sgemm --suite square" scripts/gpu_check.sh tests bench
@@ -423,6 +423,12 @@ PY
           --kernels auto $K6 $K6:HOLD=1 $K6:HOLD=1,SPLITS=1 $K6:SPLITS=1 $K6:BN=192 $K6:BN=128 $K6:BM=256,BN=128 \
           $K6:STREAM_K=1 $K6:HOLD=1,GROUP=16
       done ;;
+    bn192_held)
+      # 128 x 192 tiles (91% of the waves full at 1024 x 14336, against 85% for 128 x 256), held
+      # or not, against the rules' choice at the 14336-wide weight's 1024 and 1280 rows.
+      K6=hopper/06_tma_store_epilogue
+      variant_bench bn192_held "^ +M=|auto|hopper/" --shapes 1024x14336x4096 1024x14336x8192 1280x14336x4096 \
+        --kernels auto $K6 $K6:HOLD=1 $K6:BN=192 $K6:BN=192,HOLD=1 $K6:BN=192,HOLD=1,GROUP=16 ;;
     ncu_sol)
       # The same pair under ncu's speed-of-light, compute and memory sections: L2 throughput as a
       # share of its peak (is the L2 the bound of rung 06's data waits?) and the pipes' use.
