@@ -4,7 +4,8 @@
 #   scripts/gpu_check.sh [STEP ...]     steps: info tests ceiling bench host hopper hopper_results
 #                                       targets cute decode igemm hopper_ncu ncu_pair ncu_sol ncu_source cluster4
 #                                       ping_pong stream_k small_m_h200 decode_m64_h200 bn192 one_wave held
-#                                       single_long_k single_long_k_rule llm_variants low_llm bn192_held clocks
+#                                       single_long_k single_long_k_rule llm_variants low_llm bn192_held
+#                                       cluster_tail clocks
 #                                       occupancy pack ncu stalls
 #                                       (default: info tests ceiling bench)
 #   PYTEST_ARGS="-k sgemm" BENCH_ARGS="sgemm --suite square" scripts/gpu_check.sh tests bench
@@ -429,6 +430,14 @@ PY
       K6=hopper/06_tma_store_epilogue
       variant_bench bn192_held "^ +M=|auto|hopper/" --shapes 1024x14336x4096 1024x14336x8192 1280x14336x4096 \
         --kernels auto $K6 $K6:HOLD=1 $K6:BN=192 $K6:BN=192,HOLD=1 $K6:BN=192,HOLD=1,GROUP=16 ;;
+    cluster_tail)
+      # Shapes where 2-block clusters (the rules' choice) leave the last wave at most 87% full:
+      # clusters take no K split of the last wave, single blocks do. The rules' choice against
+      # single blocks, held and not.
+      K6=hopper/06_tma_store_epilogue
+      variant_bench cluster_tail "^ +M=|auto|hopper/" --shapes 1024x5120x4096 1280x5120x8192 1280x8192x8192 \
+        1280x11008x8192 2048x5120x4096 2048x11008x4096 2560x4096x4096 3584x4096x4096 3072x6144x4096 5120x2048x4096 \
+        --kernels auto $K6 $K6:HOLD=1 ;;
     ncu_sol)
       # The same pair under ncu's speed-of-light, compute and memory sections: L2 throughput as a
       # share of its peak (is the L2 the bound of rung 06's data waits?) and the pipes' use.
