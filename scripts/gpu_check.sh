@@ -5,7 +5,7 @@
 #                                       targets cute decode igemm hopper_ncu ncu_pair ncu_sol ncu_source cluster4
 #                                       ping_pong stream_k small_m_h200 decode_m64_h200 bn192 one_wave held
 #                                       single_long_k single_long_k_rule llm_variants low_llm bn192_held
-#                                       cluster_tail clocks
+#                                       cluster_tail cluster_tail_rule clocks
 #                                       occupancy pack ncu stalls
 #                                       (default: info tests ceiling bench)
 #   PYTEST_ARGS="-k sgemm" BENCH_ARGS="sgemm --suite square" scripts/gpu_check.sh tests bench
@@ -438,6 +438,13 @@ PY
       variant_bench cluster_tail "^ +M=|auto|hopper/" --shapes 1024x5120x4096 1280x5120x8192 1280x8192x8192 \
         1280x11008x8192 2048x5120x4096 2048x11008x4096 2560x4096x4096 3584x4096x4096 3072x6144x4096 5120x2048x4096 \
         --kernels auto $K6 $K6:HOLD=1 ;;
+    cluster_tail_rule)
+      # The rule that came of cluster_tail (dispatch.clusters_end_part_full) at other shapes of the
+      # kind, against the clusters it replaced.
+      K6=hopper/06_tma_store_epilogue
+      variant_bench cluster_tail_rule "^ +M=|auto|hopper/" --shapes 896x5120x4096 2304x3072x4096 2304x8192x4096 \
+        2816x4096x4096 2816x11008x4096 3328x4096x8192 4608x4096x4096 7168x3072x4096 \
+        --kernels auto $K6:CLUSTER=2 $K6:CLUSTER=2,HOLD=1 ;;
     ncu_sol)
       # The same pair under ncu's speed-of-light, compute and memory sections: L2 throughput as a
       # share of its peak (is the L2 the bound of rung 06's data waits?) and the pipes' use.

@@ -159,6 +159,27 @@ def test_the_h100_takes_single_blocks_at_long_k_where_clusters_measured_slower(m
     assert dispatch.choose(90, "bfloat16", m, n, k, layouts=("row", "col"), device="NVIDIA H200").params == {"CLUSTER": 2}
 
 
+def test_clusters_end_part_full_counts_the_waves_of_256_x_256_units_on_half_the_sms():
+    assert dispatch.clusters_end_part_full(1024, 5120, 4096)  # 80 units: one wave of 66, then 14
+    assert dispatch.clusters_end_part_full(2560, 4096, 4096)  # 160 units, three waves, 81% full
+    assert not dispatch.clusters_end_part_full(4096, 4096, 4096)  # 256 units, four waves, 97% full
+    assert not dispatch.clusters_end_part_full(8192, 8192, 8192)
+
+
+@pytest.mark.parametrize("m,n,k,params", [
+    (1024, 5120, 4096, {}), (1280, 5120, 8192, {}), (2560, 4096, 4096, {"HOLD": 1}), (3584, 4096, 4096, {"HOLD": 1}),
+    (5120, 2048, 4096, {"HOLD": 1}), (2048, 11008, 4096, {"HOLD": 1}),
+    (4096, 4096, 4096, {"CLUSTER": 2, "HOLD": 1}), (4096, 8192, 2048, {"CLUSTER": 2, "HOLD": 1})])
+def test_the_h100_takes_single_blocks_where_clusters_would_end_on_a_part_full_wave(m, n, k, params):
+    # docs/results/hopper_cluster_tail_h100.json: single blocks split the last wave over K, clusters
+    # do not; at ten shapes whose cluster waves end 61-87% full, single blocks ran 1.4-25% faster
+    # (1024 x 5120 x 4096 0.816x cuBLAS against 0.651x, 2560 x 4096 x 4096 0.910x against 0.843x).
+    # Full waves keep their clusters (4096^3, the prefill's 4096 x 8192 x 2048).
+    rule = dispatch.choose(90, "bfloat16", m, n, k, layouts=("row", "col"), device="NVIDIA H100 80GB HBM3")
+    assert rule.kernel == "hopper/06_tma_store_epilogue" and rule.params == params
+    assert "HOLD" not in dispatch.choose(90, "bfloat16", m, n, k, layouts=("row", "col"), device="NVIDIA H200").params
+
+
 @pytest.mark.parametrize("n,k", [(2048, 2048), (1024, 2048), (8192, 2048), (3072, 3072)])
 def test_one_token_with_k_of_2048_to_4095_takes_the_row_sweep_in_256_thread_blocks_on_an_h100(n, k):
     # docs/results/decode_sweep_rowsweep_k2048_h100.json: one vector of a row a thread at K = 2048;

@@ -99,6 +99,20 @@ def more_than_two_tiles_a_block(m: int, n: int, k: int, sms: int = 132) -> bool:
     return _tiles(m, n, 128, 256) > 2 * sms
 
 
+def clusters_end_part_full(m: int, n: int, k: int, sms: int = 132) -> bool:
+    """Whether 2-block clusters of 128 x 256 tiles (a 256 x 256 unit each, ``sms / 2`` units a wave)
+    leave their last wave less than 90% full. Clusters take no K split of the last wave; single
+    blocks do (catalog.hopper.last_wave), so there single blocks run the tail on every SM
+    (1024 x 5120: 80 units, one wave 61% full; 2560 x 4096: 160, three waves 81% full)."""
+    return wave_fill(m, n, 256, 256, sms // 2) < 0.9
+
+
+def _clusters_end_part_full_many_tiles(m: int, n: int, k: int) -> bool:
+    """:func:`clusters_end_part_full` where single blocks would also hold their tiles
+    (:func:`more_than_two_tiles_a_block`)."""
+    return clusters_end_part_full(m, n, k) and more_than_two_tiles_a_block(m, n, k)
+
+
 def one_wave_tile(m: int, n: int, k: int, sms: int = 132) -> tuple[int, int]:
     """Of rung 06's 128 x 256, 128 x 128 and 64 x 128 tiles, and 64 x 64 where K <= 2048, the one
     that makes the most tiles within one wave of ``sms`` SMs (128 x 256 where none of the smaller
@@ -439,6 +453,19 @@ RULES: tuple[Rule, ...] = (
            note="the Hopper ladder's last rung, single blocks for grids of about two waves or less "
                 "(docs/results/hopper_small_grids_h100.json)")
       for m, n in (((257, 4096), (0, 2048)), ((257, 2048), (0, 4096))) for dt in ("bfloat16", "float16")),
+    # Single blocks on the H100 SXM wherever 2-block clusters would leave their last wave less than
+    # 90% full (clusters_end_part_full): single blocks split that wave's tiles over K, clusters do
+    # not. One run against the clusters the rules took, at ten shapes of 61-87% fill (bf16, x
+    # cuBLAS; docs/results/hopper_cluster_tail_h100.json): 1024 x 5120 x 4096 0.816x against
+    # 0.651x, 1280 x 8192 x 8192 0.932x against 0.845x, 2560 x 4096 x 4096 0.910x against 0.843x,
+    # 3584 x 4096 x 4096 1.002x against 0.949x, 2048 x 11008 x 4096 1.003x against 0.939x; the
+    # least gain 1.4% (1280 x 5120 x 8192). Held where the SMs run more than two tiles each.
+    *(Rule("hopper/06_tma_store_epilogue", dt, capability=(90, 90), m=(257, INF), n=(0, 16383), params=params,
+           device=_H100_SXM, shape=shape,
+           note="the Hopper ladder's last rung, single blocks where clusters' last wave is part full "
+                "(docs/results/hopper_cluster_tail_h100.json)")
+      for params, shape in (({"HOLD": 1}, _clusters_end_part_full_many_tiles), ({}, clusters_end_part_full))
+      for dt in ("bfloat16", "float16")),
     # The H100 SXM stores each tile beside the next one's wgmma (HOLD = 1; docs/hopper.md, "What
     # the epilogue costs") where the SMs run more than two tiles each (more_than_two_tiles_a_block):
     # in clusters of two up to N = 16383, in single blocks from N = 16384. From six a SM: 8192^3
