@@ -460,6 +460,7 @@ RULES: tuple[Rule, ...] = (
     # 0.651x, 1280 x 8192 x 8192 0.932x against 0.845x, 2560 x 4096 x 4096 0.910x against 0.843x,
     # 3584 x 4096 x 4096 1.002x against 0.949x, 2048 x 11008 x 4096 1.003x against 0.939x; the
     # least gain 1.4% (1280 x 5120 x 8192). Held where the SMs run more than two tiles each.
+    # Measured in the Linear layout; the cause is the grid's, so the rule takes every layout.
     *(Rule("hopper/06_tma_store_epilogue", dt, capability=(90, 90), m=(257, INF), n=(0, 16383), params=params,
            device=_H100_SXM, shape=shape,
            note="the Hopper ladder's last rung, single blocks where clusters' last wave is part full "
