@@ -410,6 +410,29 @@ def test_tiles_stored_beside_the_next_tiles_wgmma_match_float64(params, shape, l
     _check("hopper/06_tma_store_epilogue", *shape, *layouts, dtypes, bias=bias, **params)
 
 
+SINGLE_BLOCK_RULE_SHAPES = [(1031, 5119, 4099), (2563, 4093, 4097), (1021, 8191, 4103), (1531, 14333, 4111)]
+SINGLE_BLOCK_RULE_CASES = [(shape, lay, DTYPE_PAIRS[(si + li) % 4], (si + li) % 2 == 0)
+                           for si, shape in enumerate(SINGLE_BLOCK_RULE_SHAPES) for li, lay in enumerate(LAYOUTS)]
+
+
+@pytest.mark.gpu
+@needs_hopper
+@pytest.mark.parametrize("shape,layouts,dtypes,bias", SINGLE_BLOCK_RULE_CASES)
+def test_auto_matches_float64_where_the_h100_rules_take_single_blocks_over_clusters(shape, layouts, dtypes, bias):
+    # dispatch's single blocks at long K and where the clusters' last wave is part full: ragged
+    # shapes in those bands (an odd number of k-tiles, a part tile at each edge), run as auto. On
+    # an H100 SXM the rules' choice there is a single-block rung 06 (or 128 x 192 tiles, which
+    # come first); elsewhere auto's own choice is checked the same way.
+    import torch
+    from warpgemm import dispatch
+
+    name = torch.cuda.get_device_name()
+    if "H100 80GB HBM3" in name:
+        rule = dispatch.choose(90, dtypes[0], *shape, layouts=layouts, device=name)
+        assert rule.kernel == "hopper/06_tma_store_epilogue" and "CLUSTER" not in rule.params, rule
+    _check("auto", *shape, *layouts, dtypes, bias=bias)
+
+
 @pytest.mark.gpu
 @needs_hopper
 @pytest.mark.parametrize("m,n,k", [(4096, 4096, 64), (2048, 3000, 130), (3000, 2048, 200), (1500, 5000, 65)])
