@@ -71,3 +71,29 @@ def with_extra(kernel: str, *values):
     if extra is not None and not extra_installed(extra):
         marks = (pytest.mark.skip(reason=f"{kernel} needs the {extra} extra: {headers.INSTALL}"),)
     return pytest.param(*values, marks=marks)
+
+
+def replays_match_linear(layer, static, tol: float = 1e-2, replays: int = 2) -> None:
+    """Capture ``layer(static)`` in a CUDA graph on the current device, after two calls on a side
+    stream (the first plans, the second runs the kept plan), then replay it on fresh contents of
+    ``static`` into a NaN-poisoned output: each replay must compute F.linear in float64."""
+    import torch
+
+    with torch.no_grad():
+        stream = torch.cuda.Stream()
+        stream.wait_stream(torch.cuda.current_stream())
+        with torch.cuda.stream(stream):
+            for _ in range(2):
+                layer(static)
+        torch.cuda.current_stream().wait_stream(stream)
+        graph = torch.cuda.CUDAGraph()
+        with torch.cuda.graph(graph):
+            out = layer(static)
+        for _ in range(replays):
+            static.copy_(torch.randn_like(static))
+            out.fill_(float("nan"))
+            graph.replay()
+            torch.cuda.synchronize()
+            ref = torch.nn.functional.linear(static.double(), layer.weight.double(), layer.bias.double())
+            assert not out.isnan().any()
+            assert float(torch.linalg.vector_norm(out.double() - ref) / torch.linalg.vector_norm(ref)) < tol

@@ -8,7 +8,7 @@ import torch
 import warpgemm
 from warpgemm import nn as wnn
 
-from conftest import HAS_GPU
+from conftest import HAS_GPU, replays_match_linear
 
 
 def _model() -> torch.nn.Module:
@@ -168,25 +168,7 @@ def test_a_planned_linear_captured_in_a_cuda_graph_replays_on_new_inputs(tokens)
     """The kept plan (address slots at 1 token; tensor maps made per address at 32 and 400 on
     sm_90) runs inside a capture: each replay computes what is in the static input then."""
     layer = warpgemm.patch(torch.nn.Linear(2048, 1000, device="cuda", dtype=torch.bfloat16))
-    static = torch.randn(2, tokens, 2048, device="cuda", dtype=torch.bfloat16)
-    stream = torch.cuda.Stream()
-    with torch.no_grad():
-        stream.wait_stream(torch.cuda.current_stream())
-        with torch.cuda.stream(stream):
-            for _ in range(2):  # the first call plans, the second runs the kept plan
-                layer(static)
-        torch.cuda.current_stream().wait_stream(stream)
-        graph = torch.cuda.CUDAGraph()
-        with torch.cuda.graph(graph):
-            out = layer(static)
-        for _ in range(2):
-            static.copy_(torch.randn_like(static))
-            out.fill_(float("nan"))
-            graph.replay()
-            torch.cuda.synchronize()
-            ref = torch.nn.functional.linear(static.double(), layer.weight.double(), layer.bias.double())
-            assert not out.isnan().any()
-            assert float(torch.linalg.vector_norm(out.double() - ref) / torch.linalg.vector_norm(ref)) < 1e-2
+    replays_match_linear(layer, torch.randn(2, tokens, 2048, device="cuda", dtype=torch.bfloat16))
 
 
 @pytest.mark.gpu

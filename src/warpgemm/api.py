@@ -155,7 +155,9 @@ def matmul(a: torch.Tensor, b: torch.Tensor, *, out_dtype: torch.dtype | None = 
     to every row: in the kernel's epilogue, in fp32 before the one rounding, where the kernel
     has one (the fp16/bf16 paths), else after. Row- and column-major operands are read in place;
     other strides are copied first. The result is a new contiguous (M, N) tensor, or ``out``
-    when given (a contiguous (M, N) CUDA tensor of the output dtype, overwritten).
+    when given (a contiguous (M, N) CUDA tensor of the output dtype, overwritten). ``a`` and ``b``
+    share one device, which need not be the current one: the kernel runs there, and the current
+    device is left as it was (a model split over several GPUs calls it so).
 
     The call is the registered op ``torch.ops.warpgemm.mm`` (``int4_mm`` for 4-bit operands): under
     ``torch.compile``, CUDA-graph capture and autograd it is that op. An eager call that needs no gradient calls the op's
@@ -306,7 +308,7 @@ def _keep_plan(plan_key: tuple, inst: KernelInstance, oa: Operand, ob: Operand, 
                             inst.smem_bytes, None, args, inst.spec.dependent_launch)
     plan.put(plan_key, plan.Plan(launcher, template, slots_of, (m, n), c.dtype, align, device, bias_after,
                                  0 if scratch is None else scratch.numel(),
-                                 0 if counters is None else counters.numel()))
+                                 0 if counters is None else counters.numel(), plan.caller_device(plan_key)))
 
 
 def _keep_args_plan(plan_key: tuple, inst: KernelInstance, kernel: CompiledKernel, slots: int, oa: Operand,
@@ -337,7 +339,7 @@ def _keep_args_plan(plan_key: tuple, inst: KernelInstance, kernel: CompiledKerne
 
     align = inst.spec.align_elems * oa.tensor.element_size()
     plan.put(plan_key, plan.ArgsPlan(make_args, launcher, (m, n), c.dtype, align, device, bias_after,
-                                     make_workspace))
+                                     make_workspace, plan.caller_device(plan_key)))
 
 
 def _on_device(device: torch.device):

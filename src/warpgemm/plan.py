@@ -35,14 +35,20 @@ class _Launcher:
     """What every plan shares: the problem's output, the alignment its operands must keep, and
     the bias added after the kernel when the kernel does not add it. Subclasses launch."""
 
-    __slots__ = ("shape", "dtype", "align", "device", "bias_after", "_device", "_new_output")
+    __slots__ = ("shape", "dtype", "align", "device", "bias_after", "foreign", "_device", "_new_output")
 
-    def __init__(self, shape: tuple[int, int], dtype: torch.dtype, align: int, device: int, bias_after: bool):
+    def __init__(self, shape: tuple[int, int], dtype: torch.dtype, align: int, device: int, bias_after: bool,
+                 caller_device: int | None = None):
         self.shape = shape
         self.dtype = dtype
         self.align = align
         """Bytes the base addresses of A and B must be a multiple of."""
         self.device = device
+        self.foreign = caller_device is not None and caller_device != device
+        """The operands are on another device than the one current where the plan is found (a
+        problem's key holds both, :func:`key`): ``run`` makes theirs current for the launch and
+        then gives the caller theirs back, as the full path does. Known when the plan is made, so
+        the common case pays nothing for it."""
         self._device = torch.device("cuda", device)
         self.bias_after = bias_after
         """The kernel does not add the bias: ``run`` adds it after."""
@@ -59,7 +65,11 @@ class _Launcher:
         if (pa | pb) % self.align:
             return None
         c = self._new_output(self.shape) if out is None else out
-        self._launch(a, b, pa, pb, c, None if self.bias_after else bias)
+        if self.foreign:
+            with torch.cuda.device(self._device):
+                self._launch(a, b, pa, pb, c, None if self.bias_after else bias)
+        else:
+            self._launch(a, b, pa, pb, c, None if self.bias_after else bias)
         if self.bias_after and bias is not None:
             c.add_(bias)
         return c
@@ -80,8 +90,8 @@ class Plan(_Launcher):
 
     def __init__(self, launcher: DriverLaunch, template: Sequence[Any], slots: tuple[int, ...],
                  shape: tuple[int, int], dtype: torch.dtype, align: int, device: int, bias_after: bool,
-                 scratch_bytes: int = 0, counters: int = 0):
-        super().__init__(shape, dtype, align, device, bias_after)
+                 scratch_bytes: int = 0, counters: int = 0, caller_device: int | None = None):
+        super().__init__(shape, dtype, align, device, bias_after, caller_device)
         self.launcher = launcher
         self.template = list(template)
         """The arguments, tensors as addresses (:func:`~warpgemm.runtime.launch.planned_args`)."""
@@ -136,8 +146,8 @@ class ArgsPlan(_Launcher):
 
     def __init__(self, make_args: Callable[..., Sequence[Any]], launcher: DriverLaunch, shape: tuple[int, int],
                  dtype: torch.dtype, align: int, device: int, bias_after: bool,
-                 workspace: Callable[[], Any] | None = None):
-        super().__init__(shape, dtype, align, device, bias_after)
+                 workspace: Callable[[], Any] | None = None, caller_device: int | None = None):
+        super().__init__(shape, dtype, align, device, bias_after, caller_device)
         self.make_args = make_args
         """(a, b, c, bias, workspace) -> the kernel's arguments."""
         self.launcher = launcher
@@ -194,13 +204,19 @@ class Reshaped:
 
 def key(a: torch.Tensor, b: torch.Tensor, bias: torch.Tensor | None, out_dtype: Any, kernel: str,
         params: dict[str, int], out: torch.Tensor | None) -> tuple:
-    """The plan key of a call. Raises AttributeError for operands that are not tensors."""
+    """The plan key of a call: the problem, and last the device current at the call
+    (:func:`caller_device`). Raises AttributeError for operands that are not tensors."""
     return (kernel, tuple(params.items()) if params else (), a.shape, a.stride(), b.shape, b.stride(),
             a.dtype, b.dtype, a.get_device(), b.get_device(), out_dtype,
             None if bias is None else (bias.shape, bias.stride(), bias.dtype, bias.get_device()),
             None if out is None else (out.shape, out.stride(), out.dtype, out.get_device()),
             torch.get_float32_matmul_precision() if a.dtype is torch.float32 and kernel == "auto" else None,
             torch._C._cuda_getDevice() if a.is_cuda else -1)
+
+
+def caller_device(k: tuple) -> int:
+    """The device that was current when the call of key ``k`` was made (-1: not a CUDA call)."""
+    return k[-1]
 
 
 def get(k: tuple) -> Plan | ArgsPlan | Reshaped | None:
