@@ -205,3 +205,36 @@ def test_auto_runs_the_shipped_half_precision_kernel_of_this_arch(dtype, monkeyp
     assert chosen == [expected] and out.dtype == dtype
     ref = a.double() @ b.double()
     assert float(torch.linalg.vector_norm(out.double() - ref) / torch.linalg.vector_norm(ref)) < 1e-2
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16])
+def test_under_autocast_matmul_computes_in_the_autocast_dtype_as_torch_matmul(dtype):
+    a, b = torch.randn(300, 520, device="cuda"), torch.randn(520, 130, device="cuda")
+    bias = torch.randn(130, device="cuda")
+    with torch.autocast("cuda", dtype=dtype):
+        want = torch.matmul(a, b)
+        got = warpgemm.matmul(a, b, bias=bias)
+    assert got.dtype == want.dtype == dtype
+    ref = a.to(dtype).double() @ b.to(dtype).double() + bias.to(dtype).double()
+    assert float(torch.linalg.vector_norm(got.double() - ref) / torch.linalg.vector_norm(ref)) < 1e-2
+
+
+@pytest.mark.gpu
+def test_under_autocast_a_call_with_out_is_not_autocast():
+    """As in torch, an explicit out= keeps the call in the operands' dtype."""
+    a, b = torch.randn(64, 96, device="cuda"), torch.randn(96, 80, device="cuda")
+    out = torch.full((64, 80), float("nan"), device="cuda")
+    with torch.autocast("cuda", dtype=torch.bfloat16):
+        got = warpgemm.matmul(a, b, out=out)
+    assert got is out and not out.isnan().any()
+    ref = a.double() @ b.double()
+    assert float(torch.linalg.vector_norm(out.double() - ref) / torch.linalg.vector_norm(ref)) < 5e-3
+
+
+def test_autocast_casts_only_floating_cuda_tensors_other_than_float64():
+    from warpgemm import autocast
+
+    cpu = torch.randn(2, 2)
+    ints = torch.ones(2, dtype=torch.int8)
+    assert all(x is y for x, y in zip(autocast.cast(cpu, ints, None, 3), (cpu, ints, None, 3)))

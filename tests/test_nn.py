@@ -183,6 +183,70 @@ def test_a_linear_with_gradients_takes_the_op_not_the_plan():
     assert x.grad is not None and layer.weight.grad is not None
 
 
+@pytest.mark.gpu
+@pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16])
+@pytest.mark.parametrize("tokens", [1, 300])
+def test_under_autocast_a_patched_fp32_linear_computes_in_the_autocast_dtype_as_the_unpatched_one(dtype, tokens):
+    """torch.autocast("cuda") runs F.linear in its dtype: the patched layer gives the same dtype,
+    the product of the operands rounded to it (against float64), and no fallback."""
+    layer = torch.nn.Linear(1024, 700, device="cuda")
+    x = torch.randn(2, tokens, 1024, device="cuda")
+    with torch.no_grad(), torch.autocast("cuda", dtype=dtype):
+        want = layer(x)
+        warpgemm.patch(layer)
+        for _ in range(2):  # the first call plans; the second runs the plan
+            got = layer(x)
+            assert got.dtype == want.dtype == dtype
+            ref = torch.nn.functional.linear(x.to(dtype).double(), layer.weight.to(dtype).double(),
+                                             layer.bias.to(dtype).double())
+            assert float(torch.linalg.vector_norm(got.double() - ref) / torch.linalg.vector_norm(ref)) < 1e-2
+    assert not wnn.fallbacks
+    assert layer(x).dtype == torch.float32  # out of autocast: fp32 again
+
+
+@pytest.mark.gpu
+def test_under_autocast_gradients_reach_the_fp32_parameters():
+    layer = warpgemm.patch(torch.nn.Linear(256, 128, device="cuda"))
+    x = torch.randn(8, 256, device="cuda", requires_grad=True)
+    with torch.autocast("cuda", dtype=torch.bfloat16):
+        y = layer(x)
+    assert y.dtype == torch.bfloat16
+    y.float().sum().backward()
+    assert layer.weight.grad.dtype == torch.float32 and x.grad.dtype == torch.float32
+    ones = torch.ones(8, 128, device="cuda", dtype=torch.float64)
+    want = ones.t() @ x.detach().to(torch.bfloat16).double()  # dL/dW = dY^T X
+    assert float(torch.linalg.vector_norm(layer.weight.grad.double() - want) / torch.linalg.vector_norm(want)) < 1e-2
+
+
+@pytest.mark.gpu
+def test_under_autocast_a_compiled_patched_linear_computes_in_the_autocast_dtype():
+    import torch._dynamo
+
+    torch._dynamo.reset()
+    layer = warpgemm.patch(torch.nn.Linear(512, 256, device="cuda"))
+    f = torch.compile(layer, fullgraph=True)
+    x = torch.randn(33, 512, device="cuda")
+    with torch.no_grad(), torch.autocast("cuda", dtype=torch.bfloat16):
+        got = f(x)
+    assert got.dtype == torch.bfloat16
+    ref = torch.nn.functional.linear(x.bfloat16().double(), layer.weight.bfloat16().double(),
+                                     layer.bias.bfloat16().double())
+    assert float(torch.linalg.vector_norm(got.double() - ref) / torch.linalg.vector_norm(ref)) < 1e-2
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("tokens", [1, 40, 500])
+def test_a_patched_linear_under_inference_mode_runs_its_plan_and_stays_exact(tokens):
+    layer = warpgemm.patch(torch.nn.Linear(2048, 1000, device="cuda", dtype=torch.bfloat16))
+    with torch.inference_mode():
+        for _ in range(3):  # the first call plans; later ones run the plan on fresh inputs
+            x = torch.randn(tokens, 2048, device="cuda", dtype=torch.bfloat16)
+            got = layer(x)
+            ref = torch.nn.functional.linear(x.double(), layer.weight.double(), layer.bias.double())
+            assert float(torch.linalg.vector_norm(got.double() - ref) / torch.linalg.vector_norm(ref)) < 1e-2
+    assert not wnn.fallbacks
+
+
 @pytest.mark.skipif(HAS_GPU, reason="checks the behaviour without a CUDA device")
 def test_without_a_gpu_the_patched_model_still_runs_on_the_cpu():
     model = warpgemm.patch(_model())

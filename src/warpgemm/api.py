@@ -13,7 +13,7 @@ from typing import Any, Mapping
 
 import torch
 
-from . import catalog, dispatch, dtypes, plan, torch_ops
+from . import autocast, catalog, dispatch, dtypes, plan, torch_ops
 from .int4 import Packed as _Packed4
 from .catalog import KernelInstance, KernelSpec, Workspace
 from .errors import NoDeviceError
@@ -155,7 +155,9 @@ def matmul(a: torch.Tensor, b: torch.Tensor, *, out_dtype: torch.dtype | None = 
     to every row: in the kernel's epilogue, in fp32 before the one rounding, where the kernel
     has one (the fp16/bf16 paths), else after. Row- and column-major operands are read in place;
     other strides are copied first. The result is a new contiguous (M, N) tensor, or ``out``
-    when given (a contiguous (M, N) CUDA tensor of the output dtype, overwritten). ``a`` and ``b``
+    when given (a contiguous (M, N) CUDA tensor of the output dtype, overwritten). Inside
+    ``torch.autocast("cuda")`` a call without ``out`` computes in the autocast dtype, as
+    ``torch.matmul`` does (:mod:`warpgemm.autocast`). ``a`` and ``b``
     share one device, which need not be the current one: the kernel runs there, and the current
     device is left as it was (a model split over several GPUs calls it so).
 
@@ -172,6 +174,8 @@ def matmul(a: torch.Tensor, b: torch.Tensor, *, out_dtype: torch.dtype | None = 
         check(a, b, out_dtype, bias, kernel, params)  # traced: the same errors before the op
         c = torch.ops.warpgemm.int4_mm(a.data, b.data, a.k, a.signed, bias, kernel, torch_ops.params_text(params))
         return out.copy_(c) if out is not None else c
+    if out is None and torch.is_autocast_enabled():  # as torch.matmul: in the autocast dtype
+        a, b, bias = autocast.cast(a, b, bias)
     if torch.compiler.is_compiling():
         return _via_op(a, b, bias, out_dtype, kernel, params, out)
     try:

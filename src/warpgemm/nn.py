@@ -7,9 +7,10 @@ A patched layer keeps its parameters, buffers, hooks and ``state_dict`` (its cla
 place: nothing is copied). Its forward flattens inputs of shape (..., K) to (rows, K) (a view
 where the input's strides allow), multiplies by ``weight.t()`` (read in place) with the bias
 fused into the kernel's epilogue on the fp16/bf16 paths, and restores the leading shape.
-Inputs warpgemm does not serve (a CPU tensor, another dtype, a weight and input of different
-dtypes, ...) fall back to ``torch.nn.functional.linear``; each fallback is counted, with its
-reason, in :data:`fallbacks`.
+Inside ``torch.autocast("cuda")`` a patched layer computes in the autocast dtype, as the
+unpatched one does (:mod:`warpgemm.autocast`). Inputs warpgemm does not serve (a CPU tensor,
+another dtype, a weight and input of different dtypes, ...) fall back to
+``torch.nn.functional.linear``; each fallback is counted, with its reason, in :data:`fallbacks`.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from collections import Counter
 import torch
 import torch.nn.functional as F
 
-from . import plan
+from . import autocast, plan
 from .api import matmul
 
 __all__ = ["Linear", "Int8Linear", "linear", "patch", "unpatch", "fallbacks", "quantize_rows"]
@@ -63,6 +64,8 @@ def linear(x: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor | None = No
     than the rest of the call's Python."""
     if not isinstance(x, torch.Tensor):
         return F.linear(x, weight, bias)  # its error for an input that is not a tensor, unchanged
+    if torch.is_autocast_enabled():  # as F.linear under torch.autocast("cuda"): in the autocast dtype
+        x, weight, bias = autocast.cast(x, weight, bias)
     # Planned: eager, and no gradient to record (the registered op's autograd needs the views).
     planned = not torch.compiler.is_compiling() and not (
         torch.is_grad_enabled() and (x.requires_grad or weight.requires_grad

@@ -1,0 +1,32 @@
+"""``torch.autocast`` at warpgemm's entry points.
+
+Inside ``torch.autocast("cuda")`` torch computes ``torch.matmul`` and ``F.linear`` in the autocast
+dtype (bf16 or fp16): every floating CUDA operand but a float64 one is cast to it, and the result
+is of that dtype. :func:`warpgemm.matmul` and a patched ``nn.Linear`` do the same, so that a
+patched model under autocast computes what the unpatched one does, at the same precision (and
+not in fp32 on fp32 weights). As in torch, a call with an ``out=`` tensor is not autocast.
+"""
+
+from __future__ import annotations
+
+import torch
+
+__all__ = ["cast"]
+
+# The entry points test ``torch.is_autocast_enabled()`` (no argument: CUDA autocast) themselves,
+# its cheapest form, on every call, and call :func:`cast` only when it is on.
+
+
+def _cast(t: object, dtype: torch.dtype) -> object:
+    if (isinstance(t, torch.Tensor) and t.is_cuda and t.is_floating_point() and t.dtype is not torch.float64
+            and t.dtype is not dtype):
+        return t.to(dtype)
+    return t
+
+
+def cast(*tensors: object) -> tuple:
+    """``tensors`` as autocast would hand them to a lower-precision op: each floating CUDA tensor
+    other than a float64 one in the autocast dtype; anything else (None, CPU tensors, integers,
+    float64) as it is."""
+    dtype = torch.get_autocast_dtype("cuda")
+    return tuple(_cast(t, dtype) for t in tensors)
