@@ -14,6 +14,7 @@ from typing import Any, Mapping
 import torch
 
 from . import autocast, catalog, dispatch, dtypes, plan, torch_ops
+from .autocast import enabled as _autocast_enabled
 from .int4 import Packed as _Packed4
 from .catalog import KernelInstance, KernelSpec, Workspace
 from .errors import NoDeviceError
@@ -174,7 +175,7 @@ def matmul(a: torch.Tensor, b: torch.Tensor, *, out_dtype: torch.dtype | None = 
         check(a, b, out_dtype, bias, kernel, params)  # traced: the same errors before the op
         c = torch.ops.warpgemm.int4_mm(a.data, b.data, a.k, a.signed, bias, kernel, torch_ops.params_text(params))
         return out.copy_(c) if out is not None else c
-    if out is None and torch.is_autocast_enabled():  # as torch.matmul: in the autocast dtype
+    if out is None and _autocast_enabled():  # as torch.matmul: in the autocast dtype
         a, b, bias = autocast.cast(a, b, bias)
     if torch.compiler.is_compiling():
         return _via_op(a, b, bias, out_dtype, kernel, params, out)

@@ -11,10 +11,13 @@ from __future__ import annotations
 
 import torch
 
-__all__ = ["cast"]
+__all__ = ["cast", "enabled"]
 
-# The entry points test ``torch.is_autocast_enabled()`` (no argument: CUDA autocast) themselves,
-# its cheapest form, on every call, and call :func:`cast` only when it is on.
+enabled = torch.is_autocast_enabled
+"""Whether CUDA autocast is on: torch's own function, which the entry points call with no
+argument (its cheapest form) on every call, through a name of their module (about 0.1 us less
+than ``torch.is_autocast_enabled`` looked up on torch each time); :func:`cast` runs only when
+it is on. torch.compile folds it as it folds torch's."""
 
 
 def _cast(t: object, dtype: torch.dtype) -> object:

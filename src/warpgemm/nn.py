@@ -21,6 +21,7 @@ import torch
 import torch.nn.functional as F
 
 from . import autocast, plan
+from .autocast import enabled as _autocast_enabled
 from .api import matmul
 
 __all__ = ["Linear", "Int8Linear", "linear", "patch", "unpatch", "fallbacks", "quantize_rows"]
@@ -64,7 +65,7 @@ def linear(x: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor | None = No
     than the rest of the call's Python."""
     if not isinstance(x, torch.Tensor):
         return F.linear(x, weight, bias)  # its error for an input that is not a tensor, unchanged
-    if torch.is_autocast_enabled():  # as F.linear under torch.autocast("cuda"): in the autocast dtype
+    if _autocast_enabled():  # as F.linear under torch.autocast("cuda"): in the autocast dtype
         x, weight, bias = autocast.cast(x, weight, bias)
     # Planned: eager, and no gradient to record (the registered op's autograd needs the views).
     planned = not torch.compiler.is_compiling() and not (
