@@ -5,6 +5,12 @@ dtype (bf16 or fp16): every floating CUDA operand but a float64 one is cast to i
 is of that dtype. :func:`warpgemm.matmul` and a patched ``nn.Linear`` do the same, so that a
 patched model under autocast computes what the unpatched one does, at the same precision (and
 not in fp32 on fp32 weights). As in torch, a call with an ``out=`` tensor is not autocast.
+
+One difference: torch caches the cast of a parameter for the rest of the autocast region, and
+warpgemm casts on every call. Where a region runs many calls on the same fp32 weights
+(generating tokens inside one ``torch.autocast``), the patched model casts each weight once a
+call where the unpatched one casts it once; cast the model itself (``model.bfloat16()``) to
+leave no cast at all.
 """
 
 from __future__ import annotations
