@@ -158,9 +158,9 @@ def matmul(a: torch.Tensor, b: torch.Tensor, *, out_dtype: torch.dtype | None = 
     other strides are copied first. The result is a new contiguous (M, N) tensor, or ``out``
     when given (a contiguous (M, N) CUDA tensor of the output dtype, overwritten). Inside
     ``torch.autocast("cuda")`` a call without ``out`` computes in the autocast dtype, as
-    ``torch.matmul`` does (:mod:`warpgemm.autocast`). ``a`` and ``b``
-    share one device, which need not be the current one: the kernel runs there, and the current
-    device is left as it was (a model split over several GPUs calls it so).
+    ``torch.matmul`` does (:mod:`warpgemm.autocast`). ``a`` and ``b`` share one device, which
+    need not be the current one: the kernel runs there, and the current device is left as it was
+    (a model split over several GPUs calls it so).
 
     The call is the registered op ``torch.ops.warpgemm.mm`` (``int4_mm`` for 4-bit operands): under
     ``torch.compile``, CUDA-graph capture and autograd it is that op. An eager call that needs no gradient calls the op's
