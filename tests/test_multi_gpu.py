@@ -142,7 +142,7 @@ class _TwoStages(torch.nn.Module):
 
 
 @pytest.mark.parametrize("tokens", [1, 40, 700])
-def test_a_patched_model_split_over_two_devices_matches_the_unpatched_one(tokens):
+def test_a_patched_model_split_over_two_devices_matches_float64(tokens):
     model = _TwoStages()
     x = torch.randn(2, tokens, 512, device="cuda:0", dtype=torch.bfloat16)
     with torch.no_grad():
