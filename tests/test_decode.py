@@ -241,16 +241,20 @@ def _large_m_kernel() -> str:
     return "hopper/06_tma_store_epilogue" if torch.cuda.get_device_capability() == (9, 0) else "hgemm/07_tuned"
 
 
-def _on_h100_sxm() -> bool:
-    return _on_hopper() and "H100 80GB HBM3" in torch.cuda.get_device_name()
+def _on_132_sm_hopper() -> bool:
+    return _on_hopper() and any(name in torch.cuda.get_device_name() for name in ("H100 80GB HBM3", "H200"))
+
+
+def _on_h200() -> bool:
+    return _on_hopper() and "H200" in torch.cuda.get_device_name()
 
 
 def _expected(m: int, b_layout: str) -> str:
     """What kernel="auto" should run for an M x 256 x 512 bf16 problem on this GPU."""
-    if m > 64:  # on the H100 SXM the Linear layout's 65-192 rows stay on decode/02
-        return WGMMA if _on_h100_sxm() and m <= 192 and b_layout == "col" else _large_m_kernel()
-    if _on_hopper():  # decode/01 up to 16 rows in the Linear layout, decode/02 otherwise
-        return KERNEL if m <= 16 and b_layout == "col" else WGMMA
+    if m > 64:  # on the H100 SXM and the H200 the Linear layout's 65-192 rows stay on decode/02
+        return WGMMA if _on_132_sm_hopper() and m <= 192 and b_layout == "col" else _large_m_kernel()
+    if _on_hopper():  # decode/01 up to 16 rows in the Linear layout (8 on the H200), decode/02 otherwise
+        return KERNEL if m <= (8 if _on_h200() else 16) and b_layout == "col" else WGMMA
     return KERNEL if b_layout == "col" else "hgemm/07_tuned"
 
 

@@ -421,13 +421,13 @@ SINGLE_BLOCK_RULE_CASES = [(shape, lay, DTYPE_PAIRS[(si + li) % 4], (si + li) % 
 def test_auto_matches_float64_where_the_h100_rules_take_single_blocks_over_clusters(shape, layouts, dtypes, bias):
     # dispatch's single blocks at long K and where the clusters' last wave is part full: ragged
     # shapes in those bands (an odd number of k-tiles, a part tile at each edge), run as auto. On
-    # an H100 SXM the rules' choice there is a single-block rung 06 (or 128 x 192 tiles, which
-    # come first); elsewhere auto's own choice is checked the same way.
+    # an H100 SXM or an H200 the rules' choice there is a single-block rung 06 (or 128 x 192 tiles,
+    # which come first); elsewhere auto's own choice is checked the same way.
     import torch
     from warpgemm import dispatch
 
     name = torch.cuda.get_device_name()
-    if "H100 80GB HBM3" in name:
+    if any(part in name for part in ("H100 80GB HBM3", "H200")):
         rule = dispatch.choose(90, dtypes[0], *shape, layouts=layouts, device=name)
         assert rule.kernel == "hopper/06_tma_store_epilogue" and "CLUSTER" not in rule.params, rule
     _check("auto", *shape, *layouts, dtypes, bias=bias)

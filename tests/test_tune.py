@@ -80,7 +80,9 @@ def test_the_tuner_also_times_the_rules_choice_where_auto_runs_the_kernel():
     spec = catalog.get(K6)
     ruled = search.rule_choice(spec, LINEAR_4096, 90, H100)
     assert ruled == spec.resolve({"CLUSTER": 2, "HOLD": 1}) and ruled not in search.candidates(spec)
-    assert search.rule_choice(spec, LINEAR_4096, 90, H200) in search.candidates(spec)  # clusters, no HOLD
+    assert search.rule_choice(spec, LINEAR_4096, 90, H200) == ruled  # the H200 takes the H100 SXM's rules
+    pcie = search.rule_choice(spec, LINEAR_4096, 90, "NVIDIA H100 PCIe")
+    assert pcie in search.candidates(spec)  # clusters, no HOLD
     decode = tuning_table.Problem(16, 4096, 4096, "bfloat16", "bfloat16", "row", "col")
     assert search.rule_choice(spec, decode, 90, H100) is None  # auto runs a decode kernel there
     assert search.rule_choice(spec, LINEAR_4096, 80, "NVIDIA A100") is None  # no Hopper rung on sm_80

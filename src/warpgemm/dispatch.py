@@ -38,10 +38,11 @@ class Rule:
     or ``"tf32"`` (``"high"`` or ``"medium"``); None matches both."""
     params: Mapping[str, int] = field(default_factory=dict)
     """Parameters measured best for the bucket; empty: the spec's defaults."""
-    device: str | None = None
+    device: str | tuple[str, ...] | None = None
     """A part of the device's name (``torch.cuda.get_device_name``) the rule was measured for, as
-    ``"H200"``: GPUs of one compute capability whose memory differs (the H100's HBM3 and the
-    H200's HBM3e) want different small-M parameters. None: any device of the capability."""
+    ``"H200"``, or several such parts, one for each GPU it was measured on: GPUs of one compute
+    capability whose memory differs (the H100's HBM3 and the H200's HBM3e) want different small-M
+    parameters. None: any device of the capability."""
     shape: Callable[[int, int, int], bool] | None = None
     """A further condition on (M, N, K) inside the buckets, for a choice that follows from tile
     arithmetic (how full the last wave is), not from the size alone. None: every shape in them."""
@@ -53,13 +54,17 @@ class Rule:
         ``capability`` named ``device``, whatever the shape."""
         return (self.dtype == dtype and (self.precision is None or self.precision == precision)
                 and self.capability[0] <= capability <= self.capability[1]
-                and (self.device is None or self.device in device))
+                and (self.device is None or any(part in device for part in _parts(self.device))))
 
     def fits(self, m: int, n: int, k: int, layouts: tuple[str, str] | None = None) -> bool:
         """Whether the problem's M, N, K and operand layouts fall in the rule's buckets."""
         return (self.m[0] <= m <= self.m[1] and self.n[0] <= n <= self.n[1] and self.k[0] <= k <= self.k[1]
                 and (self.layouts is None or layouts in self.layouts)
                 and (self.shape is None or self.shape(m, n, k)))
+
+
+def _parts(names: str | tuple[str, ...]) -> tuple[str, ...]:
+    return (names,) if isinstance(names, str) else names
 
 
 _LINEAR = (("row", "col"),)  # A (M, K) row-major, B = W.t() of an (N, K) weight
@@ -69,6 +74,17 @@ _EITHER_B = (("row", "col"), ("row", "row"))  # A row-major, B = W.t() or a row-
 _H200 = "H200"  # the H200 and the GH200: HBM3e, 4.2 TB/s measured read bandwidth against the H100's 3.0
 
 _H100_SXM = "H100 80GB HBM3"  # the H100 SXM (132 SMs), not the PCIe card (114 SMs)
+
+# The Hopper ladder's rules from 65 rows were measured on the H100 SXM, and most follow from tile
+# arithmetic on its 132 SMs, which the H200 has too. On an H200 they were faster than the rules it
+# had before on the square and llm suites (docs/results/hopper_rules_as_h100_h200.json: two rounds
+# each, alternating in processes of their own, scripts/rules_as.py; x cuBLAS, H100 rules against
+# the H200's before): square medians 1.004x / 1.010x against 1.000x / 0.993x (bf16) and 1.007x /
+# 1.008x against 1.000x / 0.999x (fp16), the llm suite's from 1024 rows 0.994x / 0.998x against
+# 0.986x / 0.990x; 1024^3 0.86x against 0.50x, 2048^3 0.98x-0.99x against 0.96x, 1024 x 6144 x
+# 4096 0.977x against 0.867x, 128 x 4096 x 4096 0.85x against 0.76x. No shape was slower on the
+# mean of its two rounds (8192^3 in the Linear layout: 1.012x and 1.031x against 1.018x twice).
+_132_SMS = (_H100_SXM, _H200)
 
 
 def _tiles(m: int, n: int, bm: int, bn: int) -> int:
@@ -356,7 +372,7 @@ RULES: tuple[Rule, ...] = (
     # tiles in the run before (docs/results/hopper_llm_auto_m128_h100.json,
     # hopper_llm_auto_bn192_h100.json).
     *(Rule("decode/02_swap_ab_wgmma", dt, capability=(90, 90), layouts=_LINEAR, m=m, n=n, k=(0, 16383),
-           params={"BM": 128, "BK": 128, "STAGES": 4, "IN_FLIGHT": 1}, device=_H100_SXM,
+           params={"BM": 128, "BK": 128, "STAGES": 4, "IN_FLIGHT": 1}, device=_132_SMS,
            note="measured on an H100 by scripts/decode_sweep.py (docs/results/decode_sweep_m128_h100.json)")
       for m, n in (((65, 128), (0, 8192)), ((129, 192), (0, INF))) for dt in ("bfloat16", "float16")),
     # fp16 / bf16 on Hopper (sm_90): wgmma fed by TMA, persistent, TMA-store epilogue.
@@ -374,7 +390,7 @@ RULES: tuple[Rule, ...] = (
     # 0.90x / 0.90x against 0.68x / 0.61x, 1024 x 512 x 2048 0.79x / 0.80x against 0.70x / 0.70x,
     # 256 x 2048 x 2048 0.75x / 0.76x against 0.66x / 0.69x.
     *(Rule("hopper/06_tma_store_epilogue", dt, capability=(90, 90), m=(193, 8192), n=(256, 4096), k=(0, 4096),
-           params=params, device=_H100_SXM, shape=lambda m, n, k, tile=tile: one_wave_tile(m, n, k) == tile,
+           params=params, device=_132_SMS, shape=lambda m, n, k, tile=tile: one_wave_tile(m, n, k) == tile,
            note=f"the Hopper ladder's last rung with {tile[0]} x {tile[1]} tiles on a grid of half a wave or "
                 "less (docs/results/hopper_one_wave_*_h100.json, hopper_tiny_h100.json)")
       for tile, params in (((64, 128), {"BM": 64, "BN": 128}), ((128, 128), {"BN": 128}),
@@ -398,7 +414,7 @@ RULES: tuple[Rule, ...] = (
     # less (1024 x 14336 x 4096: 91% against 85%) 128 x 256 stayed faster (0.961x against 0.942x).
     # Measured in the Linear layout only (B = W.t()): the other layouts keep the rules below.
     *(Rule("hopper/06_tma_store_epilogue", dt, capability=(90, 90), layouts=_LINEAR, m=(257, INF), n=(2048, 16383),
-           params={"BN": 192}, device=_H100_SXM, shape=_fuller_waves_at_bn192,
+           params={"BN": 192}, device=_132_SMS, shape=_fuller_waves_at_bn192,
            note="the Hopper ladder's last rung with 128 x 192 tiles where they fill the waves "
                 "(docs/results/hopper_bn192_check*_h100.json)")
       for dt in ("bfloat16", "float16")),
@@ -412,7 +428,7 @@ RULES: tuple[Rule, ...] = (
     # rules below do (1024 x 14336 x 4096 0.944x / 0.944x against 0.933x / 0.932x;
     # docs/results/hopper_hold_single_h100.json).
     *(Rule("hopper/06_tma_store_epilogue", dt, capability=(90, 90), m=(257, 2047), n=(6144, 16383), k=(0, 4096),
-           params={"HOLD": 1}, device=_H100_SXM, shape=more_than_two_tiles_a_block,
+           params={"HOLD": 1}, device=_132_SMS, shape=more_than_two_tiles_a_block,
            note="the Hopper ladder's last rung, single blocks storing each tile beside the next one's wgmma "
                 "(docs/results/hopper_hold_single_h100.json)")
       for dt in ("bfloat16", "float16")),
@@ -428,23 +444,22 @@ RULES: tuple[Rule, ...] = (
     # 1.003x / 1.001x against 0.989x / 0.987x. The clusters stay where they were level or ahead:
     # 1536 x 8192 x 8192 (0.969x / 0.970x against 0.961x / 0.962x) and 2047 x 12288 x 8192
     # (1.001x / 0.998x against 0.995x / 0.993x).
-    *(Rule("hopper/06_tma_store_epilogue", dt, capability=(90, 90), m=m, n=n, k=(4097, INF), device=_H100_SXM,
+    *(Rule("hopper/06_tma_store_epilogue", dt, capability=(90, 90), m=m, n=n, k=(4097, INF), device=_132_SMS,
            note="the Hopper ladder's last rung, single blocks at long K (docs/results/hopper_single_long_k_*_h100.json)")
       for m, n in (((257, 1024), (6144, 16383)), ((1025, 1536), (12288, 16383))) for dt in ("bfloat16", "float16")),
     # Single blocks also where 128 x 256 tiles make at most about two waves (M to 4096 with N to
     # 2048, M to 2048 with N to 4096): the Llama prefill's q, k, v and o projections, and 1024 x
     # 4096 x 4096. There a cluster's fixed cost (about 1.4 us a launch, docs/hopper.md) is not
     # won back. Measured once rung 06's code was small enough that two kernels of ours no longer
-    # slow each other (docs/benchmarking.md): docs/results/hopper_small_grids_h100.json. Measured
-    # on an H100 only: the H200 keeps the 2-block clusters its llm suite was measured with.
-    *(Rule("hopper/06_tma_store_epilogue", dt, capability=(90, 90), m=m, n=n, params={"CLUSTER": 2}, device=_H200,
-           note="the Hopper ladder's last rung, 2 x 1 clusters (docs/results/hopper_llm_h200.json)")
-      for m, n in (((257, 4096), (0, 2048)), ((257, 2048), (0, 4096))) for dt in ("bfloat16", "float16")),
+    # slow each other (docs/benchmarking.md): docs/results/hopper_small_grids_h100.json. On an
+    # H200 too, against the 2-block clusters its rules took there before (two rounds,
+    # docs/results/hopper_rules_as_h100_h200.json): 2048^3 0.984x / 0.988x cuBLAS against 0.956x /
+    # 0.956x, 1024 x 4096 x 4096 0.965x / 0.964x against 0.949x / 0.947x.
     # At most 1024 rows and N up to 2048, 128 x 256 tiles make 64 or fewer: half the SMs idle.
     # 128 x 128 tiles make twice as many (H100, bf16, x cuBLAS, events / CUDA graphs, against
     # 128 x 256: 1024 x 2048 x 2048 0.89x / 0.96x against 0.59x / 0.61x, 512 x 2048 x 2048 0.73x /
     # 0.71x against 0.53x / 0.52x, 1024 x 2048 x 8192 0.87x / 0.91x against 0.82x / 0.86x;
-    # docs/results/hopper_m1024_h100.json). The H200's rule above takes these shapes first.
+    # docs/results/hopper_m1024_h100.json).
     *(Rule("hopper/06_tma_store_epilogue", dt, capability=(90, 90), m=(257, 1024), n=(0, 2048), params={"BN": 128},
            note="the Hopper ladder's last rung with 128 x 128 tiles, single blocks "
                 "(docs/results/hopper_m1024_h100.json)")
@@ -462,7 +477,7 @@ RULES: tuple[Rule, ...] = (
     # least gain 1.4% (1280 x 5120 x 8192). Held where the SMs run more than two tiles each.
     # Measured in the Linear layout; the cause is the grid's, so the rule takes every layout.
     *(Rule("hopper/06_tma_store_epilogue", dt, capability=(90, 90), m=(257, INF), n=(0, 16383), params=params,
-           device=_H100_SXM, shape=shape,
+           device=_132_SMS, shape=shape,
            note="the Hopper ladder's last rung, single blocks where clusters' last wave is part full "
                 "(docs/results/hopper_cluster_tail_h100.json)")
       for params, shape in (({"HOLD": 1}, _clusters_end_part_full_many_tiles), ({}, clusters_end_part_full))
@@ -479,7 +494,7 @@ RULES: tuple[Rule, ...] = (
     # two alternations (docs/results/hopper_held_bias_h100.json), 0.7-1.4% at four of 2.9-5.8
     # (hopper_held_bias_mid_h100.json).
     *(Rule("hopper/06_tma_store_epilogue", dt, capability=(90, 90), m=(257, INF), n=n, params=params,
-           device=_H100_SXM, shape=more_than_two_tiles_a_block,
+           device=_132_SMS, shape=more_than_two_tiles_a_block,
            note="the Hopper ladder's last rung storing each tile beside the next one's wgmma "
                 "(docs/results/hopper_hold_rule_h100.json, hopper_hold_mid_h100.json, hopper_hold_single_h100.json)")
       for n, params in (((0, 16383), {"CLUSTER": 2, "HOLD": 1}), ((16384, INF), {"HOLD": 1}))
