@@ -3,7 +3,7 @@
 #
 #   scripts/gpu_check.sh [STEP ...]     steps: info tests ceiling bench host hopper hopper_results
 #                                       targets cute decode igemm hopper_ncu ncu_pair ncu_sol ncu_source cluster4
-#                                       ping_pong stream_k small_m_h200 decode_m64_h200 bn192 one_wave held
+#                                       ping_pong stream_k small_m_h200 decode_m64_h200 rules_as bn192 one_wave held
 #                                       single_long_k single_long_k_rule llm_variants low_llm bn192_held
 #                                       cluster_tail cluster_tail_rule clocks
 #                                       occupancy pack ncu stalls
@@ -359,16 +359,38 @@ PY
         --space "BM=64,128;BK=128;STAGES=4;IN_FLIGHT=0,1;SPLITS=0,1;STAGGER=8;CLUSTER=1,2" \
         --json "$OUT/decode_sweep_m64_$gpu.json" > "$OUT/decode_m64.log" 2>&1
       summary+=("decode_m64: exit $?"); grep -E '^M=' "$OUT/decode_m64.log" | cut -c1-150 ;;
+    rules_as)
+      # The shipped rules against another GPU's (RULES_AS, default the H100 SXM's) on the square
+      # suite in bf16 and fp16 and the llm suite, alternating in processes of their own, ROUNDS
+      # rounds (scripts/rules_as.py): whether that GPU's rules would serve this one too. Files
+      # rules_as_<suite>_<ship|other>_<round>_<gpu>.json, then scripts/targets.py on each round.
+      gpu=$(gpu_tag)
+      for round in $(seq ${ROUNDS:-2}); do
+        for v in ship other; do
+          run=(python3 -m warpgemm.cli); [ $v = other ] && run=(python3 scripts/rules_as.py "${RULES_AS:-NVIDIA H100 80GB HBM3}")
+          for suite in square square_fp16 llm; do
+            args=(--suite ${suite%_fp16}); [ $suite = square_fp16 ] && args+=(--dtype float16)
+            timeout 100 "${run[@]}" bench hopper --no-progress "${args[@]}" --kernels auto \
+              --json "$OUT/rules_as_${suite}_${v}_${round}_$gpu.json" > "$OUT/rules_as_${suite}_${v}_${round}.log" 2>&1
+            summary+=("rules_as $suite $v $round: exit $?")
+          done
+        done
+      done
+      for v in ship other; do for round in $(seq ${ROUNDS:-2}); do
+        echo "== $v, round $round"
+        python3 scripts/targets.py --square "$OUT/rules_as_square_${v}_${round}_$gpu.json" \
+          --square-fp16 "$OUT/rules_as_square_fp16_${v}_${round}_$gpu.json" --llm "$OUT/rules_as_llm_${v}_${round}_$gpu.json" | grep -v '^\['
+      done; done 2>&1 | tee "$OUT/rules_as.txt" ;;
     bn192)
       # 128 x 192 tiles where they fill the waves (dispatch._fuller_waves_at_bn192), against the
-      # rules' choice, on this GPU (the rule is measured on the H100 SXM only).
+      # rules' choice, on this GPU (the rule is measured on the H100 SXM, and serves the H200 too).
       gpu=$(gpu_tag)
       timeout 200 python3 -m warpgemm.cli bench hopper --shapes 1024x6144x4096 768x4096x4096 4608x2048x2048 \
         1536x2048x8192 --b-layout col --kernels auto hopper/06_tma_store_epilogue:BN=192 --no-progress \
         --json "$OUT/hopper_bn192_$gpu.json" > "$OUT/bn192.log" 2>&1
       summary+=("bn192: exit $?"); grep -E "auto|BN=192" "$OUT/bn192.log" | tail -8 ;;
     one_wave)
-      # Grids of half a wave or less (dispatch.one_wave_tile, measured on the H100 SXM only): the
+      # Grids of half a wave or less (dispatch.one_wave_tile, measured on the H100 SXM): the
       # three single-block tiles and 2-block clusters against the rules' choice on this GPU.
       K6=hopper/06_tma_store_epilogue
       for dt in bfloat16 float16; do
@@ -379,7 +401,7 @@ PY
     held)
       # Held tiles (HOLD = 1) from 1.9 to 13.6 tiles of 128 x 256 a SM, in clusters of two and in
       # single blocks, against the rules' choice on this GPU (dispatch.more_than_two_tiles_a_block,
-      # measured on the H100 SXM only; on an H200 the rules hold no tiles).
+      # measured on the H100 SXM, and serving the H200 too).
       K6=hopper/06_tma_store_epilogue
       for dt in bfloat16 float16; do
         variant_bench held_$dt "^ +M=|auto|hopper/" --dtype $dt --shapes 2048x4096x4096 3072x4096x4096 4096^3 \
