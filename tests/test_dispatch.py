@@ -151,7 +151,7 @@ def _as_on_the_h100(m: int, n: int, k: int, h100_rule: dispatch.Rule) -> bool:
     (4096, 4096, 4096, {"CLUSTER": 2, "HOLD": 1}), (4096, 6144, 4096, {"CLUSTER": 2, "HOLD": 1}),
     (3072, 4096, 4096, {"CLUSTER": 2, "HOLD": 1}), (1536, 8192, 8192, {"CLUSTER": 2, "HOLD": 1}), (2048, 4096, 4096, {}),
     (1024, 16384, 4096, {"HOLD": 1}), (1024, 14336, 4096, {"HOLD": 1}), (512, 14336, 4096, {})])
-def test_hopper_stores_each_tile_beside_the_next_where_the_sms_run_more_than_two(m, n, k, params):
+def test_the_h100_and_h200_store_each_tile_beside_the_next_where_the_sms_run_more_than_two(m, n, k, params):
     # docs/results/hopper_hold_rule_h100.json (six tiles a SM or more): the llm suite's median
     # 0.992x / 0.993x cuBLAS against 0.990x / 0.988x; hopper_hold_mid_rule_h100.json (more than two,
     # clusters): 4096^3 0.994x / 0.995x against 0.981x / 0.980x; hopper_hold_single_h100.json (more
@@ -166,7 +166,7 @@ def test_hopper_stores_each_tile_beside_the_next_where_the_sms_run_more_than_two
     (1024, 8192, 8192, {}), (1024, 8192, 28672, {}), (1024, 14336, 8192, {}), (1536, 14336, 8192, {}),
     (1024, 6144, 8192, {"BN": 192}), (1536, 8192, 8192, {"CLUSTER": 2, "HOLD": 1}),
     (2047, 12288, 8192, {"CLUSTER": 2, "HOLD": 1}), (2048, 14336, 8192, {"CLUSTER": 2, "HOLD": 1})])
-def test_hopper_takes_single_blocks_at_long_k_where_clusters_measured_slower(m, n, k, params):
+def test_the_h100_and_h200_take_single_blocks_at_long_k_where_clusters_measured_slower(m, n, k, params):
     # docs/results/hopper_single_long_k_*_h100.json, two runs: 1024 x 14336 x 8192 0.964x / 0.965x
     # cuBLAS in single blocks against 0.862x / 0.862x in clusters, 1536 x 14336 x 8192 1.018x against
     # 0.932x, 1024 x 8192 x 28672 1.003x / 1.001x against 0.989x / 0.987x; 1536 x 8192 x 8192 and
@@ -187,7 +187,7 @@ def test_clusters_end_part_full_counts_the_waves_of_256_x_256_units_on_half_the_
     (1024, 5120, 4096, {}), (1280, 5120, 8192, {}), (2560, 4096, 4096, {"HOLD": 1}), (3584, 4096, 4096, {"HOLD": 1}),
     (5120, 2048, 4096, {"HOLD": 1}), (2048, 11008, 4096, {"HOLD": 1}),
     (4096, 4096, 4096, {"CLUSTER": 2, "HOLD": 1}), (4096, 8192, 2048, {"CLUSTER": 2, "HOLD": 1})])
-def test_hopper_takes_single_blocks_where_clusters_would_end_on_a_part_full_wave(m, n, k, params):
+def test_the_h100_and_h200_take_single_blocks_where_clusters_would_end_on_a_part_full_wave(m, n, k, params):
     # docs/results/hopper_cluster_tail_h100.json: single blocks split the last wave over K, clusters
     # do not; at ten shapes whose cluster waves end 61-87% full, single blocks ran 1.4-25% faster
     # (1024 x 5120 x 4096 0.816x cuBLAS against 0.651x, 2560 x 4096 x 4096 0.910x against 0.843x).
@@ -336,7 +336,8 @@ H100 = "NVIDIA H100 80GB HBM3"
     (2048, 1024, 4096, {"BN": 128}), (512, 4096, 2048, {"BN": 128}), (1920, 1024, 2048, {"BN": 128}),
     (4096, 512, 2048, {"BN": 128}), (8192, 256, 2048, {"BN": 128}), (2048, 384, 1024, {"BM": 64, "BN": 128}),
     (1024, 256, 2048, {"BM": 64, "BN": 64}), (512, 1024, 1024, {"BM": 64, "BN": 64})])
-def test_a_grid_of_half_a_wave_or_less_takes_the_tile_that_makes_the_most_tiles_in_one_wave(m, n, k, params):
+def test_a_grid_of_half_a_wave_or_less_takes_the_tile_that_fills_one_wave_best_on_the_h100_and_h200(m, n, k,
+                                                                                                     params):
     rule = dispatch.choose(90, "bfloat16", m, n, k, layouts=("row", "col"), device=H100)
     assert rule.kernel == "hopper/06_tma_store_epilogue" and rule.params == params
     # Measured on the H100 SXM's 132 SMs, at K up to 4096; the H200 has as many (1024^3 0.86x cuBLAS
@@ -379,7 +380,8 @@ def test_the_h100_takes_128_x_192_tiles_where_they_fill_the_waves_far_better(m, 
         assert dispatch.wave_fill(m, n, 128, 192) >= 0.9
     # Measured on the H100 SXM, whose 132 SMs the H200 has too, not its PCIe card's 114; and in the
     # Linear layout only.
-    assert dispatch.choose(90, "bfloat16", m, n, k, layouts=("row", "col"), device="NVIDIA H100 PCIe").params.get("BN") != 192
+    pcie = dispatch.choose(90, "bfloat16", m, n, k, layouts=("row", "col"), device="NVIDIA H100 PCIe")
+    assert pcie.params.get("BN") != 192
     assert _as_on_the_h100(m, n, k, dispatch.choose(90, "bfloat16", m, n, k, layouts=("row", "col"), device=h100))
     assert dispatch.choose(90, "bfloat16", m, n, k, layouts=("row", "row"), device=h100).params.get("BN") != 192
 
