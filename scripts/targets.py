@@ -9,7 +9,10 @@ both), or here on the committed results:
         --square-fp16 docs/results/hopper_square_auto_fp16_h100.json \\
         --llm docs/results/hopper_llm_auto_h100.json --model docs/results/model.json
 
-Any file may be left out; its targets are then not reported. Ratios are x cuBLAS for the same
+Any file may be left out; its targets are then not reported. ``--history
+docs/results/hopper_targets_history.json`` gathers every run committed there (files
+``targets*_<suite>_<gpu>.json``) into the one file the README's table of runs is made from
+(``scripts/update_tables.py``). Ratios are x cuBLAS for the same
 problem in the same run, as the benchmark's tables show them: from the CUDA-graph replays for the
 decode suite, from its timed launches for the Hopper suites.
 """
@@ -132,6 +135,57 @@ def model_lines(result: dict[str, Any]) -> Iterable[str]:
             yield f"{label}: {m['speedup']:.3f}x the unpatched model (95% interval {lo:.3f}-{hi:.3f}){tail}"
 
 
+def _square_figures(result: dict[str, Any]) -> dict[str, float]:
+    pairs = _pairs(result)
+    ratios = [_ratio(p, False) for s, p in pairs.items() if 2048 <= s[0] <= 16384 and s[0] == s[1] == s[2]]
+    out: dict[str, float] = {"median": statistics.median(ratios)} if ratios else {}
+    if (4096,) * 3 in pairs:
+        pair = pairs[(4096,) * 3]
+        out.update(r4096=_ratio(pair, False), tflops4096=pair[1]["tflops"], cublas4096=pair[0]["tflops"])
+    if (8192,) * 3 in pairs:
+        pair = pairs[(8192,) * 3]
+        out.update(peak8192=pair[1]["tflops"] / PEAK_TFLOPS, cublas_peak8192=pair[0]["tflops"] / PEAK_TFLOPS)
+    return out
+
+
+def history(results: Path) -> dict[str, Any]:
+    """Every targets run whose files lie in ``results`` (``<run>_<suite>_<gpu>.json``, ``run`` =
+    ``targets``, ``targets_fixed_order`` or ``targets_runN``, ``suite`` = hopper_square_auto,
+    hopper_square_auto_fp16, hopper_llm_auto, model): one row each, oldest first, with the Hopper
+    targets' figures (a key is absent where its file or shape is)."""
+    suites = {"square": "hopper_square_auto", "square_fp16": "hopper_square_auto_fp16", "llm": "hopper_llm_auto",
+              "model": "model"}
+    runs: dict[tuple[str, str], dict[str, dict[str, Any]]] = {}
+    for path in results.glob("targets*.json"):
+        for key, suite in sorted(suites.items(), key=lambda kv: -len(kv[1])):  # the fp16 name before its prefix
+            head, sep, gpu = path.stem.rpartition(f"_{suite}_")
+            if sep and (head == "targets" or head == "targets_fixed_order"
+                        or (head.startswith("targets_run") and head[len("targets_run"):].isdigit())):
+                runs.setdefault((head, gpu), {})[key] = json.loads(path.read_text())
+                break
+    rows = []
+    for (run, gpu), found in runs.items():
+        if "square" not in found:
+            continue
+        ctx = found["square"]["context"]
+        row: dict[str, Any] = {"run": run, "gpu": ctx["gpu"], "commit": ctx.get("warpgemm_commit", "?"),
+                               "date": ctx["date"], "driver": ctx.get("driver"), "torch": ctx.get("torch")}
+        if run == "targets_fixed_order":
+            row["note"] = "cuBLAS first in every round, the order the benchmark had before it turned the order"
+        row.update(_square_figures(found["square"]))
+        if "square_fp16" in found:
+            row["median_fp16"] = _square_figures(found["square_fp16"]).get("median")
+        if "llm" in found:
+            ratios = [_ratio(p, False) for s, p in _pairs(found["llm"]).items() if s[0] >= 1024]
+            row["llm_median"] = statistics.median(ratios)
+        if "model" in found:
+            row["prefill"] = found["model"]["prefill"]["speedup"]
+            row["prefill_interval"] = found["model"]["prefill"].get("interval_95")
+        rows.append({k: v for k, v in row.items() if v is not None})
+    rows.sort(key=lambda r: (r["date"], r["run"]))
+    return {"family": "targets_history", "peak_tflops": PEAK_TFLOPS, "rows": rows}
+
+
 def lines(decode: dict[str, Any] | None = None, square: dict[str, Any] | None = None,
           square_fp16: dict[str, Any] | None = None, llm: dict[str, Any] | None = None,
           model: dict[str, Any] | None = None) -> list[str]:
@@ -151,7 +205,19 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     for name in ("decode", "square", "square-fp16", "llm", "model"):
         parser.add_argument(f"--{name}", metavar="JSON")
+    parser.add_argument("--history", metavar="JSON",
+                        help="write every targets run found beside JSON (targets*_<suite>_<gpu>.json) to JSON, "
+                             "one row a run, for the README's table (scripts/update_tables.py)")
     args = parser.parse_args(argv)
+    if args.history:
+        out = Path(args.history)
+        found = history(out.parent)
+        if not found["rows"]:
+            print(f"targets: no targets runs in {out.parent}", file=sys.stderr)
+            return 2
+        out.write_text(json.dumps(found, indent=1) + "\n")
+        print(f"targets: {len(found['rows'])} runs written to {out}")
+        return 0
     try:
         found = lines(_load(args.decode), _load(args.square), _load(args.square_fp16), _load(args.llm),
                       _load(args.model))

@@ -158,10 +158,52 @@ def model_markdown_table(result: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def targets_history_table(result: dict[str, Any]) -> str:
+    """The Hopper targets run by run (scripts/targets.py --history): each figure x cuBLAS in the
+    same run, in bold where it meets its target."""
+    peak = result["peak_tflops"]
+
+    def fig(row: dict[str, Any], key: str, target: float, text: str) -> str:
+        if key not in row:
+            return ""
+        return f"**{text}**" if row[key] >= target else text
+
+    lines = ["| run | GPU | commit | square median bf16 / fp16 | 4096^3 bf16 (TFLOP/s; cuBLAS) "
+             "| 8192^3 bf16, of the peak (cuBLAS) | llm median, M >= 1024 | prefill |",
+             "|---|---|---|---:|---:|---:|---:|---:|"]
+    for r in result["rows"]:
+        square = " / ".join(x for x in (fig(r, "median", 1.0, f"{r.get('median', 0):.4f}x"),
+                                        fig(r, "median_fp16", 1.0, f"{r.get('median_fp16', 0):.4f}x")) if x)
+        r4096 = fig(r, "r4096", 1.03, f"{r.get('r4096', 0):.3f}x")
+        if r4096:
+            r4096 += f" ({r['tflops4096']:.1f}; {r['cublas4096']:.1f})"
+        p8192 = fig(r, "peak8192", 0.8, f"{r.get('peak8192', 0):.1%}")
+        if p8192:
+            p8192 += f" ({r['cublas_peak8192']:.1%})"
+        prefill = fig(r, "prefill", 1.0, f"{r.get('prefill', 0):.3f}x")
+        if prefill and r.get("prefill_interval"):
+            prefill += f" ({r['prefill_interval'][0]:.3f}-{r['prefill_interval'][1]:.3f})"
+        gpu = r["gpu"].removeprefix("NVIDIA ")
+        run = r["run"].removeprefix("targets_").replace("run", "run ") if r["run"] != "targets" else "run 1"
+        run = run.replace("_", " ") + ("*" if r.get("note") else "")
+        lines.append(f"| {run} | {gpu} | {r['commit'].split()[0]} {r['date'][:10]} | {square} | {r4096} | {p8192} "
+                     f"| {fig(r, 'llm_median', 1.0, format(r.get('llm_median', 0), '.4f') + 'x')} | {prefill} |")
+    lines.append("")
+    notes = sorted({r["note"] for r in result["rows"] if r.get("note")})
+    lines.append("x cuBLAS in the same run (`warpgemm bench hopper --kernels auto`, events; the prefill: "
+                 "`warpgemm bench model`, the unpatched model, with a bootstrap 95% interval), in bold where "
+                 f"the target holds: square medians and the llm median >= 1.00x, 4096^3 >= 1.03x, 8192^3 >= 80% "
+                 f"of {peak:.0f} TFLOP/s, the prefill >= 1.0x. Each run's files are "
+                 "docs/results/targets*_<suite>_<gpu>.json." + "".join(f" *: {n}." for n in notes))
+    return "\n".join(lines)
+
+
 def markdown_table(result: dict[str, Any]) -> str:
     """A markdown table: one row per kernel, one column per shape, TFLOP/s and x baseline."""
     if result.get("family") == "power":
         return power_table(result)
+    if result.get("family") == "targets_history":
+        return targets_history_table(result)
     if result.get("family") == "model":
         return model_markdown_table(result)
     if result.get("suite") == "decode" or result.get("family") == "decode":
