@@ -242,7 +242,8 @@ def _large_m_kernel() -> str:
 
 
 def _on_132_sm_hopper() -> bool:
-    return _on_hopper() and any(name in torch.cuda.get_device_name() for name in ("H100 80GB HBM3", "H200"))
+    """An H100 SXM or an H200: the GPUs the rules measured on the H100 SXM serve (dispatch._132_SMS)."""
+    return _on_hopper() and any(part in torch.cuda.get_device_name() for part in dispatch._132_SMS)
 
 
 def _on_h200() -> bool:

@@ -189,6 +189,7 @@ def test_a_linear_with_gradients_takes_the_op_not_the_plan():
 def test_under_autocast_a_patched_fp32_linear_computes_in_the_autocast_dtype_as_the_unpatched_one(dtype, tokens):
     """torch.autocast("cuda") runs F.linear in its dtype: the patched layer gives the same dtype,
     the product of the operands rounded to it (against float64), and no fallback."""
+    wnn.fallbacks.clear()
     layer = torch.nn.Linear(1024, 700, device="cuda")
     x = torch.randn(2, tokens, 1024, device="cuda")
     with torch.no_grad(), torch.autocast("cuda", dtype=dtype):
@@ -237,6 +238,7 @@ def test_under_autocast_a_compiled_patched_linear_computes_in_the_autocast_dtype
 @pytest.mark.gpu
 @pytest.mark.parametrize("tokens", [1, 40, 500])
 def test_a_patched_linear_under_inference_mode_runs_its_plan_and_stays_exact(tokens):
+    wnn.fallbacks.clear()
     layer = warpgemm.patch(torch.nn.Linear(2048, 1000, device="cuda", dtype=torch.bfloat16))
     with torch.inference_mode():
         for _ in range(3):  # the first call plans; later ones run the plan on fresh inputs
