@@ -356,10 +356,6 @@ TILE_VARIANTS = {
     # BN = 192: three 64-wide slabs of B a k-tile (a row-major B in three MN-major slabs), one
     # m64n192k16 a consumer and k-step, and three 64-column slabs of C through the staging buffers
     "128x192": {"BN": 192},
-    # L2 eviction priorities on the TMA traffic (a hint: the same sums): C's stores and A's loads
-    # evict_first, B's evict_last, in clusters with held tiles; then C's and B's evict_first
-    "l2-hints-c-a-first-b-last": {"L2_HINTS": 11, "CLUSTER": 2, "HOLD": 1},
-    "l2-hints-c-b-first": {"L2_HINTS": 5},
 }
 """Rung 06's tile and cluster choices beyond its defaults, each checked on every ragged shape in
 every layout."""
@@ -694,8 +690,8 @@ def test_a_split_grid_has_a_block_per_unit_of_work_and_a_workspace_for_every_uni
     assert inst.grid(128 * 11 + 1, 4096, 8192, sms=132) == (132, 1, 1)  # 192 tiles: 132, then 60 x 2
     assert inst.workspace_bytes(4096, 4096, 4096, 132) == 0
     assert inst.counters_needed(4096, 4096, 4096, 132) == 0
-    # the template ends CLUSTER, IN_FLIGHT, HOLD, STREAM_K, L2_HINTS; SPLITS is the host's
-    assert "SPLITS" not in inst.name_expression and inst.name_expression.endswith(", 1, 0, 0, 0, 0>")
+    # the template ends CLUSTER, IN_FLIGHT, HOLD, STREAM_K; SPLITS is the host's
+    assert "SPLITS" not in inst.name_expression and inst.name_expression.endswith(", 1, 0, 0, 0>")
 
 
 # -- stream-K: the tail's k-tiles dealt out to every block (PersistentTiles<..., STREAM_K>) -----
@@ -763,7 +759,7 @@ def test_stream_k_covers_every_k_tile_once_in_block_order_and_balances_the_block
 def test_a_stream_k_grid_has_a_block_per_sm_and_a_slot_for_every_block_and_tail_tile():
     inst = catalog.get("hopper/06_tma_store_epilogue").instance("row", "col", "bfloat16", "bfloat16",
                                                                 params={"STREAM_K": 1})
-    assert inst.name_expression.endswith(", 1, 0, 0, 1, 0>")
+    assert inst.name_expression.endswith(", 1, 0, 0, 1>")
     assert inst.last_wave(4096, 4096, 4096, 132) == (116, -116)
     assert inst.grid(4096, 4096, 4096, sms=132) == (132, 1, 1)
     assert inst.workspace_bytes(4096, 4096, 4096, 132) == (132 + 116) * 128 * 256 * 4

@@ -215,7 +215,7 @@ HOPPER: tuple[KernelSpec, ...] = (
     _f(6, "the epilogue through stmatrix, shared memory and TMA stores, overlapped with the next "
           "tile's mainloop", "tma_store_epilogue", "hopper_tma_store_epilogue",
        params={"BM": 128, "BN": 256, "BK": 64, "STAGES": 4, "GROUP": 8, "CLUSTER": 1, "IN_FLIGHT": 0,
-               "HOLD": 0, "SPLITS": 0, "STREAM_K": 0, "L2_HINTS": 0},
+               "HOLD": 0, "SPLITS": 0, "STREAM_K": 0},
        dependent_launch=True, threads=lambda p: 128 * (1 + consumers(p)), persistent=True, smem_bytes=_smem_staged,
        abi=_tma_store_args, last_wave=last_wave, workspace=split_scratch, counters=split_counters,
        host_params=("SPLITS",), autotune=True,
@@ -229,8 +229,7 @@ HOPPER: tuple[KernelSpec, ...] = (
                         and p["CLUSTER"] in (1, 2, 4) and (p["CLUSTER"] == 1 or p["BN"] in (128, 256))
                         and (p["CLUSTER"] != 4 or p["BN"] == 256)
                         and p["IN_FLIGHT"] in (0, 1) and p["HOLD"] in (0, 1) and 0 <= p["SPLITS"] <= MAX_SPLITS
-                        and p["STREAM_K"] in (0, 1) and (p["STREAM_K"] == 0 or p["CLUSTER"] == 1)
-                        and 0 <= p["L2_HINTS"] < 16 and (p["L2_HINTS"] & 12) != 12)),
+                        and p["STREAM_K"] in (0, 1) and (p["STREAM_K"] == 0 or p["CLUSTER"] == 1))),
     _f(7, "ping-pong: the two consumer warpgroups take alternate tiles, so that one's epilogue runs "
           "while the other multiplies", "ping_pong", "hopper_ping_pong",
        params={"BM": 64, "BN": 256, "BK": 64, "STAGES": 4, "GROUP": 8, "CLUSTER": 2, "IN_FLIGHT": 1},

@@ -158,21 +158,6 @@ __device__ __forceinline__ void fence_proxy_async_shared() {
 // reaches past the tensor reads zeros there (and counts their bytes); a store clips it.
 // ---------------------------------------------------------------------------------------------
 
-// L2 eviction priorities for the lines a TMA copy moves (createpolicy; the copies' .L2::cache_hint
-// forms below). evict_first: lines read or written once, which should not push out lines that
-// are read again (C's tiles; an operand panel no later tile of the kernel reads). evict_last:
-// lines read again later in the kernel. A priority is a hint; it changes no result.
-__device__ __forceinline__ uint64_t l2_evict_first() {
-    uint64_t policy;
-    asm volatile("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;\n" : "=l"(policy));
-    return policy;
-}
-__device__ __forceinline__ uint64_t l2_evict_last() {
-    uint64_t policy;
-    asm volatile("createpolicy.fractional.L2::evict_last.b64 %0, 1.0;\n" : "=l"(policy));
-    return policy;
-}
-
 __device__ __forceinline__ void prefetch_tensormap(const TmaDescriptor* map) {
     asm volatile("prefetch.tensormap [%0];\n" :: "l"(reinterpret_cast<uint64_t>(map)) : "memory");
 }
@@ -184,16 +169,6 @@ struct SM90_TMA_LOAD_2D {
         asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes "
                      "[%0], [%1, {%3, %4}], [%2];\n"
                      :: "r"(dst), "l"(reinterpret_cast<uint64_t>(map)), "r"(bar), "r"(c0), "r"(c1)
-                     : "memory");
-    }
-    // The same, with the L2 eviction priority `policy` (l2_evict_first, l2_evict_last) for its
-    // lines; policy = 0 issues the copy without a hint.
-    static __device__ __forceinline__ void copy(const TmaDescriptor* map, uint32_t bar, uint32_t dst,
-                                                int c0, int c1, uint64_t policy) {
-        if (policy == 0) return copy(map, bar, dst, c0, c1);
-        asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
-                     ".L2::cache_hint [%0], [%1, {%3, %4}], [%2], %5;\n"
-                     :: "r"(dst), "l"(reinterpret_cast<uint64_t>(map)), "r"(bar), "r"(c0), "r"(c1), "l"(policy)
                      : "memory");
     }
 };
@@ -209,15 +184,6 @@ struct SM90_TMA_LOAD_MULTICAST_2D {
                         "h"(cta_mask)
                      : "memory");
     }
-    static __device__ __forceinline__ void copy(const TmaDescriptor* map, uint32_t bar, uint32_t dst,
-                                                int c0, int c1, uint16_t cta_mask, uint64_t policy) {
-        if (policy == 0) return copy(map, bar, dst, c0, c1, cta_mask);
-        asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
-                     ".multicast::cluster.L2::cache_hint [%0], [%1, {%3, %4}], [%2], %5, %6;\n"
-                     :: "r"(dst), "l"(reinterpret_cast<uint64_t>(map)), "r"(bar), "r"(c0), "r"(c1),
-                        "h"(cta_mask), "l"(policy)
-                     : "memory");
-    }
 };
 
 // Store the box at (c0, c1) of `map` from shared memory at `src`, in the current bulk group.
@@ -225,12 +191,6 @@ struct SM90_TMA_STORE_2D {
     static __device__ __forceinline__ void copy(const TmaDescriptor* map, uint32_t src, int c0, int c1) {
         asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group [%0, {%2, %3}], [%1];\n"
                      :: "l"(reinterpret_cast<uint64_t>(map)), "r"(src), "r"(c0), "r"(c1) : "memory");
-    }
-    static __device__ __forceinline__ void copy(const TmaDescriptor* map, uint32_t src, int c0, int c1,
-                                                uint64_t policy) {
-        if (policy == 0) return copy(map, src, c0, c1);
-        asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group.L2::cache_hint [%0, {%2, %3}], [%1], %4;\n"
-                     :: "l"(reinterpret_cast<uint64_t>(map)), "r"(src), "r"(c0), "r"(c1), "l"(policy) : "memory");
     }
 };
 

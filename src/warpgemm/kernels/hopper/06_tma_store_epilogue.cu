@@ -33,9 +33,6 @@
 // clusters as cuOccupancyMaxActiveClusters allows). BN = 256, so that every block's part of a B
 // tile is whole swizzle atoms in either B layout.
 //
-// L2_HINTS gives the TMA loads and stores L2 eviction priorities (sm90/mainloop_warp_specialized.cuh):
-// 0 none, 1 C's stores evict_first, + 2 A's loads evict_first, + 4 B's evict_first or + 8 evict_last.
-//
 // Requires sm_90a; operands as rung 01. C's tensor map (`tma_c`) has boxes of 64 rows x 128
 // bytes with the 128-byte swizzle; where C cannot take one, `c_tma` = 0 and the warpgroups copy
 // the staged slabs to C themselves.
@@ -54,7 +51,7 @@
 // (sm90/tile_scheduler.cuh), with a workspace of G + S tiles of fp32 sums for a grid of G
 // blocks and S * consumers counters.
 template <bool A_ROW, bool B_ROW, typename T, typename TC, int BM, int BN, int BK, int STAGES, int GROUP,
-          int CLUSTER, int IN_FLIGHT, int HOLD, int STREAM_K, int L2_HINTS>
+          int CLUSTER, int IN_FLIGHT, int HOLD, int STREAM_K>
 __global__ void __launch_bounds__(BM == 64 ? 256 : 384, 1)
 hopper_tma_store_epilogue(const __grid_constant__ wg::TmaDescriptor tma_a,
                           const __grid_constant__ wg::TmaDescriptor tma_b,
@@ -62,8 +59,7 @@ hopper_tma_store_epilogue(const __grid_constant__ wg::TmaDescriptor tma_a,
                           int K, int ldc, const T* __restrict__ bias, int c_tma,
                           float* __restrict__ workspace, int* __restrict__ counters, int splits) {
     using namespace wg;
-    using Mainloop =
-        sm90::WarpSpecializedMainloop<T, BM, BN, BK, STAGES, A_ROW, B_ROW, CLUSTER, IN_FLIGHT, 1, false, L2_HINTS>;
+    using Mainloop = sm90::WarpSpecializedMainloop<T, BM, BN, BK, STAGES, A_ROW, B_ROW, CLUSTER, IN_FLIGHT>;
     static_assert(HOLD == 0 || HOLD == 1, "HOLD = 0 (store each tile, then multiply the next) or 1 (store it beside "
                                           "the next tile's wgmma)");
     static_assert(STREAM_K == 0 || (STREAM_K == 1 && CLUSTER == 1),
@@ -80,8 +76,7 @@ hopper_tma_store_epilogue(const __grid_constant__ wg::TmaDescriptor tma_a,
     sm90::set_up_ring<Mainloop, CLUSTER>(&tma_a, &tma_b, c_tma ? &tma_c : nullptr);
 
     Epilogue epilogue{sm90::TmaStoreEpilogue<TC, T, BN>{
-        {&tma_c, C, ldc, M, N, c_tma != 0, (L2_HINTS & sm90::L2_C_FIRST) ? l2_evict_first() : 0}, bias,
-        smem_u32(dynamic_smem()) + STAGING_OFFSET}};
+        {&tma_c, C, ldc, M, N, c_tma != 0}, bias, smem_u32(dynamic_smem()) + STAGING_OFFSET}};
     if constexpr (CLUSTER == 1) {
         sm90::persistent_split_k<Mainloop, GROUP, STREAM_K == 1>(&tma_a, &tma_b, M, N, K, epilogue, workspace,
                                                                  counters, splits);

@@ -18,15 +18,12 @@ sm90_wrappers_probe(const __grid_constant__ wg::TmaDescriptor map, wg::uint64_t*
         mbarrier_arrive_expect_tx(bar, 1024);
         SM90_TMA_LOAD_2D::copy(&map, bar, buf, 0, 0);
         SM90_TMA_LOAD_MULTICAST_2D::copy(&map, bar, buf, 0, 0, static_cast<uint16_t>(3));
-        SM90_TMA_LOAD_2D::copy(&map, bar, buf, 0, 0, l2_evict_first());
-        SM90_TMA_LOAD_MULTICAST_2D::copy(&map, bar, buf, 0, 0, static_cast<uint16_t>(3), l2_evict_last());
         r += mbarrier_try_wait_parity(bar, 0) ? 1u : 0u;
         mbarrier_wait(bar, 0);
         mbarrier_arrive(bar);
         mbarrier_arrive_cluster(bar, 1);
         fence_proxy_async_shared();
         SM90_TMA_STORE_2D::copy(&map, buf, 0, 0);
-        SM90_TMA_STORE_2D::copy(&map, buf, 0, 0, l2_evict_first());
         tma_store_commit();
         tma_store_wait_read<0>();
         tma_store_wait<0>();

@@ -73,7 +73,6 @@ struct SlabTarget {
     TC* C;
     int ldc, M, N;
     bool tma;
-    uint64_t policy = 0;  // the TMA stores' L2 eviction priority (0: none; arch/sm90.cuh)
 };
 
 // Step 3 for the slab staged at `buf`: fence the warpgroup's writes into the async proxy and hand
@@ -85,7 +84,7 @@ __device__ __forceinline__ void send_slab(const SlabTarget<TC>& out, uint32_t bu
         fence_proxy_async_shared();  // the writes above, visible to the TMA's reads
         named_barrier_sync(1 + consumer, 128);
         if ((threadIdx.x & 127) == 0) {
-            SM90_TMA_STORE_2D::copy(out.tma_c, buf, col0, row0, out.policy);
+            SM90_TMA_STORE_2D::copy(out.tma_c, buf, col0, row0);
             tma_store_commit();
         }
     } else {

@@ -56,18 +56,8 @@ struct NothingBeside {
 // With PING_PONG (hopper rung 07) the two consumer warpgroups take alternate tiles of BM rows
 // each (64, or 128 as two row blocks), one k-tile stage at a time: a stage is read by one
 // warpgroup, so one arrival per warp of that warpgroup (per cluster block) hands it back.
-//
-// L2_HINTS (hopper rung 06) gives the TMA traffic L2 eviction priorities, as a sum of
-//   L2_C_FIRST (1): C's tile stores evict_first (the epilogue's; no tile of the kernel reads C),
-//   L2_A_FIRST (2): A's boxes evict_first,
-//   L2_B_FIRST (4): B's boxes evict_first,
-//   L2_B_LAST  (8): B's boxes evict_last.
-// In the grouped order (sm90/tile_scheduler.cuh) a wave reads GROUP tile-rows of A and a band of
-// B's columns; which of the two a later wave reads again depends on the shape. 0: no hints.
-constexpr int L2_C_FIRST = 1, L2_A_FIRST = 2, L2_B_FIRST = 4, L2_B_LAST = 8;
-
 template <typename T, int BM, int BN, int BK, int STAGES, bool A_ROW, bool B_ROW, int CLUSTER = 1,
-          int IN_FLIGHT = 1, int STAGGER = 1, bool PING_PONG = false, int L2_HINTS = 0>
+          int IN_FLIGHT = 1, int STAGGER = 1, bool PING_PONG = false>
 struct WarpSpecializedMainloop {
     static constexpr int CONSUMERS = PING_PONG ? 2 : BM == 64 ? 1 : 2;  // consumer warpgroups
     static constexpr int WG_ROWS = PING_PONG ? BM : BM / CONSUMERS;  // rows of C each: 64, or 128 at BM = 256
@@ -94,8 +84,6 @@ struct WarpSpecializedMainloop {
                                                     "issued (0 or 1)");
     static_assert(IN_FLIGHT < STAGES, "a stage in use by running wgmma cannot be refilled: IN_FLIGHT < STAGES");
     static_assert(STAGGER >= 1, "STAGGER >= 1 bands of the k range (1: the plain walk)");
-    static_assert(L2_HINTS >= 0 && L2_HINTS < 16 && (L2_HINTS & (L2_B_FIRST | L2_B_LAST)) != (L2_B_FIRST | L2_B_LAST),
-                  "L2_HINTS: a sum of L2_C_FIRST, L2_A_FIRST and one of L2_B_FIRST, L2_B_LAST");
 
     // Thread 0, before the roles split: set up the ring; then the caller synchronises the block
     // (with CLUSTER > 1, the cluster: no block may multicast into another before it is set up).
@@ -118,16 +106,7 @@ struct WarpSpecializedMainloop {
     static __device__ __forceinline__ void produce(Cursor<STAGES>& load, const TmaDescriptor* tma_a,
                                                    const TmaDescriptor* tma_b, int m0, int n0, int k_begin,
                                                    int k_end) {
-        if constexpr ((L2_HINTS & (L2_A_FIRST | L2_B_FIRST | L2_B_LAST)) != 0) {
-            static_assert(STAGGER == 1, "L2_HINTS on the operands: the plain walk (STAGGER = 1)");
-            const uint64_t pa = (L2_HINTS & L2_A_FIRST) ? l2_evict_first() : 0;
-            const uint64_t pb = (L2_HINTS & L2_B_FIRST) ? l2_evict_first() : (L2_HINTS & L2_B_LAST) ? l2_evict_last() : 0;
-            for (int kt = k_begin; kt < k_end; ++kt) {
-                if constexpr (CLUSTER == 1) Smem::load(load, tma_a, tma_b, m0, n0, kt * BK, pa, pb);
-                else Smem::template load_multicast_b<CLUSTER>(load, tma_a, tma_b, m0, n0, kt * BK, cluster_ctarank(),
-                                                              pa, pb);
-            }
-        } else if constexpr (STAGGER == 1) {
+        if constexpr (STAGGER == 1) {
             for (int kt = k_begin; kt < k_end; ++kt) {
                 if constexpr (CLUSTER == 1) Smem::load(load, tma_a, tma_b, m0, n0, kt * BK);
                 else Smem::template load_multicast_b<CLUSTER>(load, tma_a, tma_b, m0, n0, kt * BK, cluster_ctarank());

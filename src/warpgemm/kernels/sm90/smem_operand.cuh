@@ -52,13 +52,12 @@ struct SwizzledOperand {
 
     // Fill the tile whose first element is (mn0, k0) of the operand: SLABS boxes of `map` (whose
     // box is (ATOM, SLAB_ROWS), innermost first), their bytes completed on `bar`.
-    // `policy`: the boxes' L2 eviction priority (0: none; arch/sm90.cuh, l2_evict_first).
     static __device__ __forceinline__ void load(const TmaDescriptor* map, uint32_t bar, uint32_t dst,
-                                                int mn0, int k0, uint64_t policy = 0) {
+                                                int mn0, int k0) {
 #pragma unroll
         for (int j = 0; j < SLABS; ++j) {
-            if constexpr (K_MAJOR) SM90_TMA_LOAD_2D::copy(map, bar, dst + j * SLAB_BYTES, k0 + j * ATOM, mn0, policy);
-            else SM90_TMA_LOAD_2D::copy(map, bar, dst + j * SLAB_BYTES, mn0 + j * ATOM, k0, policy);
+            if constexpr (K_MAJOR) SM90_TMA_LOAD_2D::copy(map, bar, dst + j * SLAB_BYTES, k0 + j * ATOM, mn0);
+            else SM90_TMA_LOAD_2D::copy(map, bar, dst + j * SLAB_BYTES, mn0 + j * ATOM, k0);
         }
     }
 
@@ -68,8 +67,7 @@ struct SwizzledOperand {
     // (ATOM, SLAB_ROWS / PARTS)); an MN-major tile gives each part SLABS / PARTS whole slabs.
     template <int PARTS>
     static __device__ __forceinline__ void load_part_multicast(const TmaDescriptor* map, uint32_t bar, uint32_t dst,
-                                                               int mn0, int k0, int part, uint16_t cta_mask,
-                                                               uint64_t policy = 0) {
+                                                               int mn0, int k0, int part, uint16_t cta_mask) {
         if constexpr (K_MAJOR) {
             constexpr int ROWS = SLAB_ROWS / PARTS;
             static_assert(SLAB_ROWS % PARTS == 0 && (ROWS * ROW_BYTES) % 1024 == 0,
@@ -77,7 +75,7 @@ struct SwizzledOperand {
 #pragma unroll
             for (int j = 0; j < SLABS; ++j)
                 SM90_TMA_LOAD_MULTICAST_2D::copy(map, bar, dst + j * SLAB_BYTES + part * ROWS * ROW_BYTES,
-                                                 k0 + j * ATOM, mn0 + part * ROWS, cta_mask, policy);
+                                                 k0 + j * ATOM, mn0 + part * ROWS, cta_mask);
         } else {
             constexpr int PER_PART = SLABS / PARTS;
             static_assert(SLABS % PARTS == 0, "an MN-major tile splits into whole slabs per block: MN a multiple "
@@ -85,7 +83,7 @@ struct SwizzledOperand {
 #pragma unroll
             for (int i = 0; i < PER_PART; ++i) {
                 const int j = part * PER_PART + i;
-                SM90_TMA_LOAD_MULTICAST_2D::copy(map, bar, dst + j * SLAB_BYTES, mn0 + j * ATOM, k0, cta_mask, policy);
+                SM90_TMA_LOAD_MULTICAST_2D::copy(map, bar, dst + j * SLAB_BYTES, mn0 + j * ATOM, k0, cta_mask);
             }
         }
     }

@@ -26,15 +26,13 @@ struct Stages {
     static __device__ __forceinline__ uint32_t b(int stage) { return a(stage) + A_BYTES; }
 
     // The producer's loads of one k-tile (rows m0.. of A, columns n0.. of B, k from k0) into the
-    // stage under `cursor`, after waiting for it to be free; then the cursor moves on. `policy_a`
-    // and `policy_b`: the L2 eviction priorities of A's and B's boxes (0: none).
+    // stage under `cursor`, after waiting for it to be free; then the cursor moves on.
     static __device__ __forceinline__ void load(Cursor<STAGES>& cursor, const TmaDescriptor* tma_a,
-                                                const TmaDescriptor* tma_b, int m0, int n0, int k0,
-                                                uint64_t policy_a = 0, uint64_t policy_b = 0) {
+                                                const TmaDescriptor* tma_b, int m0, int n0, int k0) {
         const Ring<STAGES> r = ring();
         r.producer_acquire(cursor, STAGE_BYTES);
-        Mma::OperandA::load(tma_a, r.full(cursor.stage), a(cursor.stage), m0, k0, policy_a);
-        Mma::OperandB::load(tma_b, r.full(cursor.stage), b(cursor.stage), n0, k0, policy_b);
+        Mma::OperandA::load(tma_a, r.full(cursor.stage), a(cursor.stage), m0, k0);
+        Mma::OperandB::load(tma_b, r.full(cursor.stage), b(cursor.stage), n0, k0);
         cursor.advance();
     }
 
@@ -44,13 +42,12 @@ struct Stages {
     template <int CLUSTER>
     static __device__ __forceinline__ void load_multicast_b(Cursor<STAGES>& cursor, const TmaDescriptor* tma_a,
                                                             const TmaDescriptor* tma_b, int m0, int n0, int k0,
-                                                            int rank, uint64_t policy_a = 0, uint64_t policy_b = 0) {
+                                                            int rank) {
         const Ring<STAGES> r = ring();
         r.producer_acquire(cursor, STAGE_BYTES);
-        Mma::OperandA::load(tma_a, r.full(cursor.stage), a(cursor.stage), m0, k0, policy_a);
+        Mma::OperandA::load(tma_a, r.full(cursor.stage), a(cursor.stage), m0, k0);
         Mma::OperandB::template load_part_multicast<CLUSTER>(tma_b, r.full(cursor.stage), b(cursor.stage), n0, k0,
-                                                             rank, static_cast<uint16_t>((1u << CLUSTER) - 1u),
-                                                             policy_b);
+                                                             rank, static_cast<uint16_t>((1u << CLUSTER) - 1u));
         cursor.advance();
     }
 };
