@@ -5,6 +5,7 @@ each kernel in a rotation of its own (no other kernel of ours: docs/benchmarking
 over K is the main loop's rate; the intercept, what a call costs besides (launch, fill, epilogue).
 
     python scripts/k_sweep_timeline.py [--mn 4096x1024 4096x2048] [--ks 512 1024 2048 4096 8192]
+                                       [--variants auto hopper/06_tma_store_epilogue:CLUSTER=1 ...]
 """
 
 from __future__ import annotations
@@ -31,7 +32,12 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--mn", nargs="+", default=["4096x1024", "4096x2048"])
     ap.add_argument("--ks", nargs="+", type=int, default=[512, 1024, 2048, 4096, 8192])
+    ap.add_argument("--variants", nargs="+", default=VARIANTS, help="auto, or NAME[:P=V,...] (default: %(default)s)")
     args = ap.parse_args()
+    try:
+        variants = [(v, ("auto", {}) if v == "auto" else parse_kernel(v)) for v in args.variants]
+    except ValueError as e:
+        ap.error(f"--variants: {e}")
     try:
         mns = [parse_shape(f"{mn}x1")[:2] for mn in args.mn]
     except ValueError:
@@ -46,8 +52,7 @@ def main() -> None:
             cells = []
             s = _summary(_timeline([("c", lambda i: torch.matmul(sets[i % count][0], sets[i % count][1]))], 20))
             cells.append(f"cuBLAS {s['c']['duration_us']:.1f}")
-            for v in VARIANTS:
-                name, params = ("auto", {}) if v == "auto" else parse_kernel(v)
+            for v, (name, params) in variants:
                 run = ("w", lambda i: warpgemm.matmul(sets[i % count][0], sets[i % count][1], kernel=name, **params))
                 cells.append(f"{v.split(':')[-1]} {_summary(_timeline([run], 20))['w']['duration_us']:.1f}")
             print(f"{m}x{n}x{k} us: " + " | ".join(cells), flush=True)
