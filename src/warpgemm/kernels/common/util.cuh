@@ -37,6 +37,12 @@ __device__ __forceinline__ unsigned char* dynamic_smem() {
     return wg_dynamic_smem;
 }
 
+// `v`, which every lane of the (converged) warp holds alike, as lane 0's: a value the compiler
+// then knows to be warp-uniform. It keeps such values in uniform registers, so that arithmetic on
+// them (the wgmma descriptors of a stage, sm90/warpgroup_mma.cuh) runs on the uniform datapath
+// and reaches the wgmma without a move from the vector registers (R2UR) for each descriptor.
+__device__ __forceinline__ int warp_uniform(int v) { return __shfl_sync(0xffffffffu, v, 0); }
+
 // A walk over n items (k chunks, k-tiles) that starts at band `band` of `bands` and wraps around:
 // step i visits item walk(i). The decode kernels stagger their blocks' walks over k this way, so
 // that at any moment the grid reads `bands` columns of the weight, not one (decode/01 through

@@ -136,7 +136,8 @@ struct WarpSpecializedMainloop {
         int running = -1;  // the stage whose wgmma may still be running (IN_FLIGHT = 1)
         for (int kt = 0; kt < k_tiles; ++kt) {
             ring.consumer_wait(use);
-            Mma::k_tile(acc, Smem::a(use.stage), Smem::b(use.stage), PING_PONG ? 0 : WG_ROWS * consumer, kt > 0);
+            const int stage = warp_uniform(use.stage);  // descriptors on the uniform datapath
+            Mma::k_tile(acc, Smem::a(stage), Smem::b(stage), PING_PONG ? 0 : WG_ROWS * consumer, kt > 0);
             beside(kt);
             wgmma_wait_group<IN_FLIGHT>();
             if constexpr (IN_FLIGHT == 0) {

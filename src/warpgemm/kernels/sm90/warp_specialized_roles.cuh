@@ -108,7 +108,7 @@ __device__ __forceinline__ void split_roles(const Tiles& tiles, const TmaDescrip
                       THREADS * (65536 / THREADS / 8 * 8),
                   "setmaxnreg: the warpgroups ask for more registers than the block was launched with");
     const int k_tiles = (K + Mainloop::BLOCK_K - 1) / Mainloop::BLOCK_K;
-    const int warpgroup = threadIdx.x / 128;
+    const int warpgroup = warp_uniform(static_cast<int>(threadIdx.x) / 128);
     await_prerequisite_grids();
     typename Mainloop::RingCursor cursor;
     if (warpgroup == 0) {
