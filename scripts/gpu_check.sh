@@ -5,7 +5,7 @@
 #                                       targets cute decode igemm hopper_ncu ncu_pair ncu_sol ncu_source cluster4
 #                                       ping_pong stream_k small_m_h200 decode_m64_h200 rules_as bn192 one_wave held
 #                                       single_long_k single_long_k_rule llm_variants low_llm bn192_held
-#                                       cluster_tail cluster_tail_rule clocks
+#                                       cluster_tail cluster_tail_rule loop_rate clocks
 #                                       occupancy pack ncu stalls
 #                                       (default: info tests ceiling bench)
 #   PYTEST_ARGS="-k sgemm" BENCH_ARGS="sgemm --suite square" scripts/gpu_check.sh tests bench
@@ -460,6 +460,14 @@ PY
       variant_bench cluster_tail "^ +M=|auto|hopper/" --shapes 1024x5120x4096 1280x5120x8192 1280x8192x8192 \
         1280x11008x8192 2048x5120x4096 2048x11008x4096 2560x4096x4096 3584x4096x4096 3072x6144x4096 5120x2048x4096 \
         --kernels auto $K6 $K6:HOLD=1 ;;
+    loop_rate)
+      # The main loop's rate against cuBLAS's: kernel durations on the GPU timeline at 4096 x 4096
+      # over K (scripts/k_sweep_timeline.py), auto and rung 06's other configurations, each in a
+      # rotation of its own; the slope over K is the rate (docs/hopper.md, "Kernel durations over K").
+      K6=hopper/06_tma_store_epilogue
+      timeout 200 python3 scripts/k_sweep_timeline.py --mn 4096x4096 --ks 512 4096 8192 --variants auto $K6:HOLD=1 \
+        $K6:CLUSTER=2 $K6:CLUSTER=2,HOLD=1,IN_FLIGHT=1 > "$OUT/loop_rate_$(gpu_tag).txt" 2>&1
+      summary+=("loop_rate: exit $? ($OUT/loop_rate_$(gpu_tag).txt)"); grep 'us:' "$OUT/loop_rate_$(gpu_tag).txt" ;;
     cluster_tail_rule)
       # The rule that came of cluster_tail (dispatch.clusters_end_part_full) at other shapes of the
       # kind, against the clusters it replaced.
