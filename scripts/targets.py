@@ -94,29 +94,40 @@ def decode_lines(result: dict[str, Any]) -> Iterable[str]:
                    f">= 85%: {_mark(low >= 0.85)}")
 
 
-def square_lines(result: dict[str, Any], dtype: str) -> Iterable[str]:
+def _square_figures(result: dict[str, Any]) -> dict[str, float]:
     pairs = _pairs(result)
-    ratios = {s: _ratio(p, False) for s, p in pairs.items() if 2048 <= s[0] <= 16384 and s[0] == s[1] == s[2]}
-    if ratios:
-        median = statistics.median(ratios.values())
-        yield f"square suite {dtype} (2048-16384): median {median:.4f}x >= 1.00x: {_mark(median >= 1.0)}"
-    for size in (4096, 8192):
-        pair = pairs.get((size, size, size))
-        if pair is None:
-            continue
-        r = _ratio(pair, False)
-        ours, base = pair[1]["tflops"], pair[0]["tflops"]
-        if size == 4096:
-            yield (f"{size}^3 {dtype}: {r:.3f}x ({ours:.1f} TFLOP/s; cuBLAS {base:.1f}) >= 1.03x: "
-                   f"{_mark(r >= 1.03)}")
-        else:
-            yield (f"{size}^3 {dtype}: {ours:.1f} TFLOP/s = {ours / PEAK_TFLOPS:.1%} of {PEAK_TFLOPS:.0f} "
-                   f"(cuBLAS {base:.1f}, {base / PEAK_TFLOPS:.1%}) >= 80%: {_mark(ours >= 0.8 * PEAK_TFLOPS)}")
+    ratios = [_ratio(p, False) for s, p in pairs.items() if 2048 <= s[0] <= 16384 and s[0] == s[1] == s[2]]
+    out: dict[str, float] = {"median": statistics.median(ratios)} if ratios else {}
+    if (4096,) * 3 in pairs:
+        pair = pairs[(4096,) * 3]
+        out.update(r4096=_ratio(pair, False), tflops4096=pair[1]["tflops"], cublas4096=pair[0]["tflops"])
+    if (8192,) * 3 in pairs:
+        pair = pairs[(8192,) * 3]
+        out.update(peak8192=pair[1]["tflops"] / PEAK_TFLOPS, cublas_peak8192=pair[0]["tflops"] / PEAK_TFLOPS)
+    return out
+
+
+def square_lines(result: dict[str, Any], dtype: str) -> Iterable[str]:
+    fig = _square_figures(result)
+    if "median" in fig:
+        yield f"square suite {dtype} (2048-16384): median {fig['median']:.4f}x >= 1.00x: {_mark(fig['median'] >= 1.0)}"
+    if "r4096" in fig:
+        r = fig["r4096"]
+        yield (f"4096^3 {dtype}: {r:.3f}x ({fig['tflops4096']:.1f} TFLOP/s; cuBLAS {fig['cublas4096']:.1f}) "
+               f">= 1.03x: {_mark(r >= 1.03)}")
+    if "peak8192" in fig:
+        ours, base = fig["peak8192"] * PEAK_TFLOPS, fig["cublas_peak8192"] * PEAK_TFLOPS
+        yield (f"8192^3 {dtype}: {ours:.1f} TFLOP/s = {fig['peak8192']:.1%} of {PEAK_TFLOPS:.0f} "
+               f"(cuBLAS {base:.1f}, {fig['cublas_peak8192']:.1%}) >= 80%: {_mark(ours >= 0.8 * PEAK_TFLOPS)}")
+
+
+def _llm_ratios(result: dict[str, Any]) -> dict[tuple[int, int, int], float]:
+    """The llm suite's ratios from M = 1024, the rows its target counts."""
+    return {s: _ratio(p, False) for s, p in _pairs(result).items() if s[0] >= 1024}
 
 
 def llm_lines(result: dict[str, Any]) -> Iterable[str]:
-    pairs = _pairs(result)
-    ratios = {s: _ratio(p, False) for s, p in pairs.items() if s[0] >= 1024}
+    ratios = _llm_ratios(result)
     if ratios:
         median = statistics.median(ratios.values())
         low = min(ratios, key=ratios.get)
@@ -133,19 +144,6 @@ def model_lines(result: dict[str, Any]) -> Iterable[str]:
             lo, hi = m["interval_95"]
             tail = f" >= {target:.1f}x: {_mark(m['speedup'] >= target)}" if target is not None else ""
             yield f"{label}: {m['speedup']:.3f}x the unpatched model (95% interval {lo:.3f}-{hi:.3f}){tail}"
-
-
-def _square_figures(result: dict[str, Any]) -> dict[str, float]:
-    pairs = _pairs(result)
-    ratios = [_ratio(p, False) for s, p in pairs.items() if 2048 <= s[0] <= 16384 and s[0] == s[1] == s[2]]
-    out: dict[str, float] = {"median": statistics.median(ratios)} if ratios else {}
-    if (4096,) * 3 in pairs:
-        pair = pairs[(4096,) * 3]
-        out.update(r4096=_ratio(pair, False), tflops4096=pair[1]["tflops"], cublas4096=pair[0]["tflops"])
-    if (8192,) * 3 in pairs:
-        pair = pairs[(8192,) * 3]
-        out.update(peak8192=pair[1]["tflops"] / PEAK_TFLOPS, cublas_peak8192=pair[0]["tflops"] / PEAK_TFLOPS)
-    return out
 
 
 def history(results: Path) -> dict[str, Any]:
@@ -176,8 +174,7 @@ def history(results: Path) -> dict[str, Any]:
         if "square_fp16" in found:
             row["median_fp16"] = _square_figures(found["square_fp16"]).get("median")
         if "llm" in found:
-            ratios = [_ratio(p, False) for s, p in _pairs(found["llm"]).items() if s[0] >= 1024]
-            row["llm_median"] = statistics.median(ratios)
+            row["llm_median"] = statistics.median(_llm_ratios(found["llm"]).values())
         if "model" in found:
             row["prefill"] = found["model"]["prefill"]["speedup"]
             row["prefill_interval"] = found["model"]["prefill"].get("interval_95")
