@@ -18,6 +18,8 @@ from pathlib import Path
 import torch
 
 import warpgemm
+from warpgemm import catalog
+from warpgemm.errors import WarpgemmError
 from warpgemm.parsing import parse_kernel, parse_shape
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -36,7 +38,10 @@ def main() -> None:
     args = ap.parse_args()
     try:
         variants = [(v, ("auto", {}) if v == "auto" else parse_kernel(v)) for v in args.variants]
-    except ValueError as e:
+        for _, (name, params) in variants:
+            if name != "auto":
+                catalog.get(name).resolve(params)  # an unknown kernel or parameter, refused here
+    except (ValueError, WarpgemmError) as e:
         ap.error(f"--variants: {e}")
     try:
         mns = [parse_shape(f"{mn}x1")[:2] for mn in args.mn]
@@ -44,6 +49,8 @@ def main() -> None:
         ap.error(f"--mn takes MxN of positive integers such as 4096x1024, got {args.mn}")
     if any(k < 1 for k in args.ks):
         ap.error(f"--ks takes positive integers, got {args.ks}")
+    if not torch.cuda.is_available():
+        ap.error("it times kernels on the GPU's timeline: no CUDA device here")
     launch.set_dependent_launch(False)
     for m, n in mns:
         for k in args.ks:
