@@ -252,31 +252,38 @@ PY
       timeout 200 ncu --clock-control none --metrics $m -k regex:igemm_ -c 6 python3 scripts/profile_scaled.py 4096 \
         2>&1 | tee "$OUT/ncu_scaled.log" | grep -E "igemm_|duration|stalled|issue_active|imma" | tail -60 ;;
     clocks)
-      # What bounds 8192^3: the SM clock and power while rung 06 and then cuBLAS run for a few
-      # seconds each (nvidia-smi samples every 100 ms; read only), and the wgmma pipe metrics
-      # this ncu knows.
-      for who in hopper/06_tma_store_epilogue cublas; do
+      # What the power cap does: the SM clock and power while each of CLOCKS_KERNELS (default rung
+      # 06 with its default parameters, then cuBLAS; "auto" is warpgemm's dispatch) runs CLOCKS_N^3
+      # bf16 GEMMs back to back for CLOCKS_S seconds (defaults 8192 and 4; nvidia-smi samples every
+      # 100 ms, read only), and the wgmma pipe metrics this ncu knows. "Loaded" means the samples
+      # drawing at least 90% of the run's highest power: the clock the cap allows.
+      cn=${CLOCKS_N:-8192}
+      for who in ${CLOCKS_KERNELS:-hopper/06_tma_store_epilogue cublas}; do
+        csv="$OUT/clocks_${cn}_${who//\//_}.csv"
         nvidia-smi --query-gpu=timestamp,clocks.sm,clocks.mem,power.draw,temperature.gpu,clocks_event_reasons.active \
-          --format=csv,noheader -lms 100 > "$OUT/clocks_${who//\//_}.csv" &
+          --format=csv,noheader -lms 100 > "$csv" &
         smi=$!
-        python3 - "$who" <<'PY' 2>&1 | tee -a "$OUT/clocks.log"
+        python3 - "$who" "$cn" "${CLOCKS_S:-4}" <<'PY' 2>&1 | tee -a "$OUT/clocks.log"
 import sys, time, torch, warpgemm
-who = sys.argv[1]
-a = torch.randn(8192, 8192, device="cuda", dtype=torch.bfloat16)
-b = torch.randn(8192, 8192, device="cuda", dtype=torch.bfloat16).t()
+who, n, seconds = sys.argv[1], int(sys.argv[2]), float(sys.argv[3])
+a = torch.randn(n, n, device="cuda", dtype=torch.bfloat16)
+b = torch.randn(n, n, device="cuda", dtype=torch.bfloat16).t()
 f = (lambda: a @ b) if who == "cublas" else (lambda: warpgemm.matmul(a, b, kernel=who))
 f(); torch.cuda.synchronize()
 s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-t0 = time.time(); n = 0; s.record()
-while time.time() - t0 < 4:
+t0 = time.time(); calls = 0; s.record()
+while time.time() - t0 < seconds:
     for _ in range(20): f()
-    n += 20; torch.cuda.synchronize()
+    calls += 20; torch.cuda.synchronize()
 e.record(); e.synchronize()
-print(f"{who}: {n} calls, {2 * 8192**3 * n / (s.elapsed_time(e) * 1e-3) / 1e12:.1f} TFLOP/s over 4 s")
+print(f"{who} at {n}^3: {calls} calls, {2 * n**3 * calls / (s.elapsed_time(e) * 1e-3) / 1e12:.1f} TFLOP/s over {seconds:g} s")
 PY
         kill $smi
-        awk -F', ' '{c+=$2; p+=$4; n++} END {printf "  mean SM clock %.0f MHz, power %.0f W over %d samples\n", c/n, p/n, n}' \
-          "$OUT/clocks_${who//\//_}.csv" | tee -a "$OUT/clocks.log"
+        awk -F', ' '{c[NR]=$2+0; p[NR]=$4+0; if ($4+0 > m) m=$4+0} END {
+            for (i in p) if (p[i] >= 0.9 * m) {lc+=c[i]; lp+=p[i]; ln++}
+            printf "  loaded samples: mean SM clock %.0f MHz, power %.0f W over %d of %d samples\n", lc/ln, lp/ln, ln, NR}' \
+          "$csv" | tee -a "$OUT/clocks.log"
+        sleep 2
       done
       ncu --query-metrics --chip gh100 2>/dev/null | grep -iE 'gmma|pipe_tensor' > "$OUT/ncu_tensor_metrics.txt"
       summary+=("clocks: $(tr '\n' ';' < "$OUT/clocks.log")") ;;
