@@ -118,8 +118,9 @@ struct TransposingMainloop : WarpSpecializedMainloop<T, BM, BN, BK, STAGES, fals
         for (int i = 0; i < Mma::ACC; ++i) acc[i] = Acc(0);
         for (int kt = 0; kt < k_tiles; ++kt) {
             ring.consumer_wait(use);
-            const uint32_t a = target(consumer, kt & 1);
-            const uint32_t b = target_b(kt & 1);
+            const int slot = warp_uniform(kt & 1);  // the descriptors on the uniform datapath
+            const uint32_t a = target(consumer, slot);
+            const uint32_t b = target_b(slot);
             // Every warp of both consumers is past its wait for k-tile kt - 2's wgmma, the last
             // reader of target slot kt % 2.
             named_barrier_sync(FIRST_BARRIER, 128 * CONSUMERS);
