@@ -35,6 +35,15 @@ __device__ __forceinline__ uint64_t smem_descriptor(uint32_t addr, uint32_t lbo_
            (static_cast<uint64_t>((sbo_bytes >> 4) & 0x3FFF) << 32) | (1ull << 62);
 }
 
+// Descriptor `d` moved on by `bytes` (a multiple of 16): the start address field is the low 14 bits
+// of the low word, and a CTA's shared addresses stay below 2^18 bytes, so the sum never carries
+// out of it. Adding to the low word alone keeps the high word a constant, and a k-step's
+// descriptor one uniform add from the k-tile's first (as cuBLAS's kernels build theirs), where
+// smem_descriptor would mask, shift and merge the address again for each wgmma.
+__device__ __forceinline__ uint64_t desc_advance(uint64_t d, uint32_t bytes) {
+    return (d & 0xFFFFFFFF00000000ull) | (static_cast<uint32_t>(d) + (bytes >> 4));
+}
+
 template <typename T, int MN, int BK, bool K_MAJOR>
 struct SwizzledOperand {
     static constexpr int ROW_BYTES = 128;
@@ -88,18 +97,23 @@ struct SwizzledOperand {
         }
     }
 
+    // Where the wgmma operand whose first element is (mn, kk) starts, in bytes from the tile's
+    // start. It is a sum of a part in mn and a part in kk (mn a multiple of 64 when MN-major), so
+    // offset(mn + dm, kk + dk) = offset(mn, kk) + offset(dm, dk).
+    static __host__ __device__ constexpr uint32_t offset(int mn, int kk) {
+        if constexpr (K_MAJOR) {
+            return (kk / ATOM) * SLAB_BYTES + mn * ROW_BYTES + (kk % ATOM) * static_cast<int>(sizeof(T));
+        } else {
+            return (mn / ATOM) * SLAB_BYTES + kk * ROW_BYTES;
+        }
+    }
+
     // The descriptor of the wgmma operand whose first element is (mn, kk) of the tile at `base`.
     static __device__ __forceinline__ uint64_t desc(uint32_t base, int mn, int kk) {
-        if constexpr (K_MAJOR) {
-            const uint32_t addr = base + (kk / ATOM) * SLAB_BYTES + mn * ROW_BYTES +
-                                  (kk % ATOM) * static_cast<int>(sizeof(T));
-            return smem_descriptor(addr, 16, 1024);
-        } else {
-            static_assert(sizeof(T) == 2, "wgmma reads 8-bit operands K-major only: an MN-major 8-bit tile is "
-                                          "for TMA to land and a transposing copy to read (sm90/transposing_copy.cuh)");
-            const uint32_t addr = base + (mn / ATOM) * SLAB_BYTES + kk * ROW_BYTES;
-            return smem_descriptor(addr, SLAB_BYTES, 1024);
-        }
+        static_assert(K_MAJOR || sizeof(T) == 2, "wgmma reads 8-bit operands K-major only: an MN-major 8-bit tile "
+                                                 "is for TMA to land and a transposing copy to read "
+                                                 "(sm90/transposing_copy.cuh)");
+        return smem_descriptor(base + offset(mn, kk), K_MAJOR ? 16 : SLAB_BYTES, 1024);
     }
 };
 

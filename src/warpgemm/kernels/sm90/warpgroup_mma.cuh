@@ -38,21 +38,26 @@ struct WarpgroupMma {
     // [row, row + ROWS) of the tile, accumulating into `acc` (or overwriting it when `accumulate`
     // is false), and commit them as one group. The caller waits for the group (wgmma_wait_group)
     // before it reads `acc` or lets the stage be overwritten.
+    //
+    // The k-tile's first descriptors are built once; every other wgmma's is one add away
+    // (desc_advance, by the operand's offset of its row block and k-step).
     static __device__ __forceinline__ void k_tile(Acc (&acc)[ACC], uint32_t a_tile, uint32_t b_tile, int row,
                                                   bool accumulate) {
+        const uint64_t a0 = OperandA::desc(a_tile, row, 0);
+        const uint64_t b0 = OperandB::desc(b_tile, 0, 0);
         wgmma_fence_operand(acc);
         wgmma_fence();
 #pragma unroll
         for (int s = 0; s < K_STEPS; ++s) {
+            const uint64_t b = desc_advance(b0, OperandB::offset(0, s * Atom::K));
             if constexpr (ROW_BLOCKS == 1) {
-                Atom::fma(acc, OperandA::desc(a_tile, row, s * Atom::K), OperandB::desc(b_tile, 0, s * Atom::K),
-                          (accumulate || s > 0) ? 1u : 0u);
+                Atom::fma(acc, desc_advance(a0, OperandA::offset(0, s * Atom::K)), b, (accumulate || s > 0) ? 1u : 0u);
             } else {
 #pragma unroll
                 for (int r = 0; r < ROW_BLOCKS; ++r) {
                     Atom::fma(*reinterpret_cast<Acc(*)[BN / 2]>(&acc[r * (BN / 2)]),
-                              OperandA::desc(a_tile, row + 64 * r, s * Atom::K),
-                              OperandB::desc(b_tile, 0, s * Atom::K), (accumulate || s > 0) ? 1u : 0u);
+                              desc_advance(a0, OperandA::offset(64 * r, s * Atom::K)), b,
+                              (accumulate || s > 0) ? 1u : 0u);
                 }
             }
         }
