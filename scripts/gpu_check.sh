@@ -5,7 +5,7 @@
 #                                       targets cute decode igemm hopper_ncu ncu_pair ncu_sol ncu_source cluster4
 #                                       ping_pong stream_k small_m_h200 decode_m64_h200 rules_as bn192 one_wave held
 #                                       single_long_k single_long_k_rule llm_variants low_llm bn192_held
-#                                       cluster_tail cluster_tail_rule loop_rate clocks
+#                                       cluster_tail cluster_tail_rule loop_rate loop_rate_ab clocks
 #                                       occupancy pack ncu stalls
 #                                       (default: info tests ceiling bench)
 #   PYTEST_ARGS="-k sgemm" BENCH_ARGS="sgemm --suite square" scripts/gpu_check.sh tests bench
@@ -475,6 +475,20 @@ PY
       timeout 200 python3 scripts/k_sweep_timeline.py --mn 4096x4096 --ks 512 4096 8192 --variants auto $K6:HOLD=1 \
         $K6:CLUSTER=2 $K6:CLUSTER=2,HOLD=1,IN_FLIGHT=1 > "$OUT/loop_rate_$(gpu_tag).txt" 2>&1
       summary+=("loop_rate: exit $? ($OUT/loop_rate_$(gpu_tag).txt)"); grep 'us:' "$OUT/loop_rate_$(gpu_tag).txt" ;;
+    loop_rate_ab)
+      # A change's effect on the main loop: rung 06 as auto at 4096 x 4096 over K on the timeline,
+      # the tree in BEFORE (a directory holding another tree's src/) and this one alternating,
+      # AB_ROUNDS rounds (default 2), each in processes and a kernel cache of its own; the fit lines
+      # give each tree's us per 1024 of K and at K = 0.
+      [ -n "${BEFORE:-}" ] || { echo "loop_rate_ab: set BEFORE to a directory holding the tree to compare against"; continue; }
+      for round in $(seq ${AB_ROUNDS:-2}); do
+        for tree in before this; do
+          if [ $tree = before ]; then pp=$BEFORE/src; cache=/tmp/warpgemm-cache-before; else pp=src; cache=$WARPGEMM_CACHE; fi
+          PYTHONPATH=$pp WARPGEMM_CACHE=$cache timeout 150 python3 scripts/k_sweep_timeline.py --mn 4096x4096 \
+            --ks 512 4096 8192 --variants auto > "$OUT/loop_rate_ab_${tree}_$round.txt" 2>&1
+          summary+=("loop_rate_ab $tree $round: exit $? ($(grep 'fit:' "$OUT/loop_rate_ab_${tree}_$round.txt"))")
+        done
+      done ;;
     cluster_tail_rule)
       # The rule that came of cluster_tail (dispatch.clusters_end_part_full) at other shapes of the
       # kind, against the clusters it replaced.

@@ -6,6 +6,9 @@ over K is the main loop's rate; the intercept, what a call costs besides (launch
 
     python scripts/k_sweep_timeline.py [--mn 4096x1024 4096x2048] [--ks 512 1024 2048 4096 8192]
                                        [--variants auto hopper/06_tma_store_epilogue:CLUSTER=1 ...]
+
+After each M x N with two or more K, a line gives each kernel's least-squares fit: us per 1024 of
+K (the main loop's rate) and us at K = 0 (what a call costs besides).
 """
 
 from __future__ import annotations
@@ -28,6 +31,17 @@ from launch_gap import _summary, _timeline, cold_sets  # noqa: E402
 launch = importlib.import_module("warpgemm.runtime.launch")
 VARIANTS = ["auto", "hopper/06_tma_store_epilogue:BM=256,BN=128,CLUSTER=2", "hopper/06_tma_store_epilogue:CLUSTER=1",
             "hopper/06_tma_store_epilogue:CLUSTER=2,BK=128,STAGES=2"]
+
+
+def fit_line(points: list[tuple[int, float]]) -> tuple[float, float]:
+    """The least-squares line through (K, us) points, as (us per 1024 of K, us at K = 0)."""
+    if len({k for k, _ in points}) < 2:
+        raise ValueError("a line needs points at two or more K")
+    n = len(points)
+    mk = sum(k for k, _ in points) / n
+    mt = sum(t for _, t in points) / n
+    slope = sum((k - mk) * (t - mt) for k, t in points) / sum((k - mk) ** 2 for k, _ in points)
+    return 1024 * slope, mt - slope * mk
 
 
 def main() -> None:
@@ -53,16 +67,24 @@ def main() -> None:
         ap.error("it times kernels on the GPU's timeline: no CUDA device here")
     launch.set_dependent_launch(False)
     for m, n in mns:
+        points: dict[str, list[tuple[int, float]]] = {}
         for k in args.ks:
             sets = cold_sets(m, n, k)
             count = len(sets)
             cells = []
             s = _summary(_timeline([("c", lambda i: torch.matmul(sets[i % count][0], sets[i % count][1]))], 20))
-            cells.append(f"cuBLAS {s['c']['duration_us']:.1f}")
+            times = {"cuBLAS": s["c"]["duration_us"]}
             for v, (name, params) in variants:
                 run = ("w", lambda i: warpgemm.matmul(sets[i % count][0], sets[i % count][1], kernel=name, **params))
-                cells.append(f"{v.split(':')[-1]} {_summary(_timeline([run], 20))['w']['duration_us']:.1f}")
+                times[v.split(":")[-1]] = _summary(_timeline([run], 20))["w"]["duration_us"]
+            for label, us in times.items():
+                cells.append(f"{label} {us:.1f}")
+                points.setdefault(label, []).append((k, us))
             print(f"{m}x{n}x{k} us: " + " | ".join(cells), flush=True)
+        if len(set(args.ks)) >= 2:
+            fits = {label: fit_line(p) for label, p in points.items()}
+            print(f"{m}x{n} fit: " + " | ".join(f"{label} {rate:.2f} us per 1024 of K, {at0:.1f} at K = 0"
+                                                 for label, (rate, at0) in fits.items()), flush=True)
 
 
 if __name__ == "__main__":
