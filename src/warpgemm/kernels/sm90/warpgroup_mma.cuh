@@ -34,6 +34,23 @@ struct WarpgroupMma {
     static_assert(BM % 64 == 0, "a wgmma computes 64 rows of C: BM is a multiple of 64");
     static_assert(ROWS == 64 || ROWS == 128, "a warpgroup computes 64 or 128 rows of C (one or two wgmma a k-step)");
 
+    // k_tile reaches each wgmma's operands from the k-tile's first descriptors by an offset, which
+    // holds only where an operand's offset is a sum of its row part and its k part (and every
+    // offset a whole number of 16-byte units): true of both swizzled layouts, checked here for
+    // the row blocks and k-steps k_tile uses.
+    template <typename Operand>
+    static __host__ __device__ constexpr bool offsets_add(int rows) {
+        for (int r = 0; r < rows; r += 64)
+            for (int s = 0; s < K_STEPS; ++s) {
+                const uint32_t off = Operand::offset(r, s * Atom::K);
+                if (off != Operand::offset(r, 0) + Operand::offset(0, s * Atom::K) || off % 16 != 0) return false;
+            }
+        return true;
+    }
+    static_assert(offsets_add<OperandA>(ROWS) && offsets_add<OperandB>(64),
+                  "an operand's offset must be its row part plus its k part, in 16-byte units, for k_tile's "
+                  "desc_advance to reach each wgmma's descriptor");
+
     // Issue the K_STEPS wgmma of one k-tile (ROW_BLOCKS of them a k-step) for the warpgroup's rows
     // [row, row + ROWS) of the tile, accumulating into `acc` (or overwriting it when `accumulate`
     // is false), and commit them as one group. The caller waits for the group (wgmma_wait_group)
