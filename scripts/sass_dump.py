@@ -18,6 +18,7 @@ import collections
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -35,6 +36,7 @@ def opcode_counts(listing: str) -> collections.Counter[str]:
 
 
 def main() -> None:
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # `| head` ends the listing quietly
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("kernel", help="NAME[:P=V,...]")
     ap.add_argument("--arch", default="sm_90a")
