@@ -346,8 +346,11 @@ struct HeldTmaStoreEpilogue : TmaStoreEpilogue<TC, T, BN> {
     }
 
     // Part `part` of the held sums (slab part % SLABS of row block part / SLABS); none past the last.
+    // It runs beside every k-tile's wgmma, and most k-tiles are past the last part: one uniform
+    // test for them, where the unrolled parts would each test C's edges (and load M and N) first.
     template <typename H>
     __device__ __forceinline__ void store_held(const H& h, int consumer, int part) {
+        if (part >= H::PARTS) return;
 #pragma unroll
         for (int p = 0; p < H::PARTS; ++p)
             if (p == part) store_part(h, consumer, p);
