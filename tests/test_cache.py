@@ -7,7 +7,7 @@ import os
 
 import pytest
 
-from warpgemm.runtime import cache, compile_kernel, compiler
+from warpgemm.runtime import cache, compile_kernel, compiler, device
 
 SRC, NAME = "bench/mma_ceiling.cu", "wg::mma_ceiling<0, 4, 1>"
 
@@ -48,6 +48,34 @@ def test_the_key_covers_included_headers(fresh_cache, tmp_path, monkeypatch):
     second = compile_kernel("k.cu", "k", "sm_80")
     assert not second.from_cache and second.cubin != first.cubin
     assert len(_entries(fresh_cache)) == 2
+
+
+def test_the_key_covers_which_build_of_nvrtc_compiled(fresh_cache, monkeypatch):
+    # Two builds of one NVRTC version need not emit the same machine code: neither is served
+    # the other's cubin.
+    for build in ("13.0@1000:aaaa", "13.0@1000:bbbb"):
+        monkeypatch.setattr(compiler, "nvrtc_build", lambda build=build: build)
+        compiler.forget_loaded()
+        assert not compile_kernel(SRC, NAME, "sm_80").from_cache
+    assert len(_entries(fresh_cache)) == 2
+
+
+def test_a_library_build_is_named_by_its_size_and_end(tmp_path):
+    one, copy, other_end, longer = (tmp_path / n for n in ("one", "copy", "other_end", "longer"))
+    body = os.urandom(200_000)
+    one.write_bytes(body)
+    copy.write_bytes(body)
+    other_end.write_bytes(body[:-1] + bytes([body[-1] ^ 1]))
+    longer.write_bytes(body + b"\0")
+    names = [device.library_identity(str(p)) for p in (one, copy, other_end, longer)]
+    assert names[0] == names[1]
+    assert len(set(names)) == 3
+
+
+def test_the_loaded_nvrtc_is_named_by_version_and_build():
+    build = device.nvrtc_build()
+    assert build.startswith(device.nvrtc_version())
+    assert "@" in build  # the library was located: the key names its build, not just its version
 
 
 @pytest.mark.parametrize("damage", ["truncate", "garbage", "flip_byte", "empty"])

@@ -92,7 +92,7 @@ def _cmd_kernels(args: argparse.Namespace) -> int:
 
 def _cmd_info(args: argparse.Namespace) -> int:
     from .runtime import cache
-    from .runtime.device import (current_arch, driver_version, has_device, nvrtc_version,
+    from .runtime.device import (current_arch, driver_version, has_device, nvrtc_build,
                                  package_version)
 
     import torch
@@ -109,7 +109,7 @@ def _cmd_info(args: argparse.Namespace) -> int:
     lines += [
         ("driver (CUDA API)", driver_version() or "none"),
         ("CUDA (torch build)", str(torch.version.cuda)),
-        ("NVRTC", nvrtc_version()),
+        ("NVRTC", nvrtc_build()),
         ("torch", torch.__version__),
         ("cuda-core", package_version("cuda-core") or "not installed"),
         ("cuda-bindings", package_version("cuda-bindings") or "not installed"),

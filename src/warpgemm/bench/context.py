@@ -8,7 +8,7 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
-from ..runtime.device import driver_version, nvrtc_version, package_version
+from ..runtime.device import driver_version, nvrtc_build, nvrtc_version, package_version
 
 
 def _nvidia_smi(query: str) -> str | None:
@@ -64,6 +64,7 @@ def collect() -> dict[str, Any]:
         "cuda_core": package_version("cuda-core"),
         "cuda_bindings": package_version("cuda-bindings"),
         "nvrtc": nvrtc_version(),
+        "nvrtc_build": nvrtc_build(),
         "warpgemm_commit": _git_commit(),
     }
 

@@ -17,7 +17,7 @@ from typing import Any
 
 from ..errors import CompileError
 from . import cache, headers
-from .device import check_arch, current_arch, nvrtc_version
+from .device import check_arch, current_arch, nvrtc_build
 
 KERNELS_ROOT = Path(__file__).resolve().parent.parent / "kernels"
 """Include root of every kernel source; ``#include "arch/sm80.cuh"`` resolves against it."""
@@ -205,7 +205,7 @@ def _compile_or_load(source: str, name_expression: str, arch: str) -> CompiledKe
     files: dict[str, str] = {}
     _read_with_includes(source, files)
     options = _options(arch)
-    key_parts = [_FORMAT, nvrtc_version(), arch, repr(options), name_expression]
+    key_parts = [_FORMAT, nvrtc_build(), arch, repr(options), name_expression]
     if headers.uses_cute(files):
         # A kernel written in CuTe: its headers come from pip wheels (the `cute` extra), and the
         # key covers their versions (their text is not read here).

@@ -167,6 +167,44 @@ def nvrtc_version() -> str:
     return f"{major}.{minor}"
 
 
+# How much of the library's end nvrtc_build reads: its section headers and string tables, which
+# differ between builds of one version.
+_BUILD_TAIL_BYTES = 1 << 16
+
+
+def library_identity(path: str) -> str:
+    """A short name for one build of a shared library: its size and a digest of its last 64 KiB.
+
+    A proxy for the build, cheap enough for every process: hashing the whole file (about 100 MB
+    for NVRTC) would cost a tenth of a second. Copies of one build get the same name.
+    """
+    import hashlib
+    import os
+
+    size = os.path.getsize(path)
+    with open(path, "rb") as f:
+        f.seek(max(0, size - _BUILD_TAIL_BYTES))
+        tail = f.read()
+    return f"{size}:{hashlib.sha256(tail).hexdigest()[:16]}"
+
+
+@functools.lru_cache(maxsize=None)
+def nvrtc_build() -> str:
+    """Which NVRTC compiles: its version (``13.0``), then the identity of the library loaded.
+
+    The kernel cache keys on this, not on the version alone: two builds of NVRTC 13.0 (a pip
+    wheel and a toolkit's) need not emit the same machine code, and a cubin from one must not be
+    served as the other's. Where the library cannot be located, the version alone.
+    """
+    version = nvrtc_version()
+    try:
+        from cuda.pathfinder import load_nvidia_dynamic_lib
+
+        return f"{version}@{library_identity(load_nvidia_dynamic_lib('nvrtc').abs_path)}"
+    except Exception:  # no pathfinder, or a library it did not find: the version still keys
+        return version
+
+
 def package_version(name: str) -> str | None:
     try:
         return md.version(name)
