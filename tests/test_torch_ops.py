@@ -40,6 +40,41 @@ def test_the_fake_implementation_gives_shape_and_dtype_without_a_device():
             torch.ops.warpgemm.mm(a, torch.empty(4, 3, dtype=torch.bfloat16))
 
 
+class _cuda_autocast:
+    """CUDA autocast switched on directly, for fake CUDA tensors: ``torch.autocast("cuda")`` turns
+    itself off where torch sees no CUDA device."""
+
+    def __init__(self, dtype: torch.dtype):
+        self.dtype = dtype
+
+    def __enter__(self):
+        self.was = torch.is_autocast_enabled("cuda"), torch.get_autocast_dtype("cuda")
+        torch.set_autocast_enabled("cuda", True)
+        torch.set_autocast_dtype("cuda", self.dtype)
+
+    def __exit__(self, *exc):
+        torch.set_autocast_enabled("cuda", self.was[0])
+        torch.set_autocast_dtype("cuda", self.was[1])
+
+
+@pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16])
+def test_under_autocast_the_op_called_directly_computes_in_the_autocast_dtype_as_aten_mm(dtype):
+    from torch._subclasses.fake_tensor import FakeTensorMode
+
+    with FakeTensorMode():
+        a, b = torch.empty(7, 5, device="cuda"), torch.empty(5, 3, device="cuda")
+        bias = torch.empty(3, device="cuda")
+        with _cuda_autocast(dtype):
+            assert torch.mm(a, b).dtype == dtype
+            assert torch.ops.warpgemm.mm(a, b, bias).dtype == dtype
+            # an explicit output dtype is kept; the operands are still cast
+            assert torch.ops.warpgemm.mm(a, b, None, torch.float32).dtype == torch.float32
+            # float64 is not autocast, as in torch: warpgemm's own error names it
+            with pytest.raises(TypeError, match="float64 is not supported"):
+                torch.ops.warpgemm.mm(a.double(), b.double())
+        assert torch.ops.warpgemm.mm(a, b).dtype == torch.float32  # outside the region: as given
+
+
 @pytest.mark.skipif(HAS_GPU, reason="checks the behaviour without a CUDA device")
 def test_the_op_without_a_gpu_raises_warpgemms_error():
     from warpgemm.errors import NoDeviceError
@@ -132,6 +167,38 @@ def test_gradients_under_torch_compile():
     a2, b2 = (t.detach().double().requires_grad_() for t in (a, b))
     (a2 @ b2).square().sum().backward()
     assert _rel(a.grad, a2.grad) < 2e-2 and _rel(b.grad, b2.grad) < 2e-2
+
+
+@gpu
+def test_under_autocast_the_op_called_directly_matches_matmul_and_trains_fp32_leaves():
+    a = torch.randn(300, 520, device="cuda", requires_grad=True)
+    b = torch.randn(520, 130, device="cuda", requires_grad=True)
+    with torch.autocast("cuda", dtype=torch.bfloat16):
+        got = torch.ops.warpgemm.mm(a, b)
+        want = warpgemm.matmul(a.detach(), b.detach())
+    assert got.dtype == want.dtype == torch.bfloat16
+    assert torch.equal(got, want)
+    got.float().sum().backward()
+    assert a.grad.dtype == b.grad.dtype == torch.float32
+    ones = torch.ones(300, 130, device="cuda", dtype=torch.float64)
+    ref_a = ones @ b.detach().to(torch.bfloat16).double().t()
+    assert _rel(a.grad, ref_a) < 1e-2
+
+
+@gpu
+def test_under_autocast_a_call_with_out_and_gradients_is_not_autocast():
+    """As in torch: out= keeps the operands' dtype, also on the op's path (taken for gradients)."""
+    old = torch.get_float32_matmul_precision()
+    torch.set_float32_matmul_precision("highest")
+    try:
+        a = torch.randn(64, 96, device="cuda", requires_grad=True)
+        b = torch.randn(96, 80, device="cuda")
+        out = torch.full((64, 80), float("nan"), device="cuda")
+        with torch.autocast("cuda", dtype=torch.bfloat16):
+            warpgemm.matmul(a, b, out=out)
+        assert _rel(out, a.detach().double() @ b.double()) < 1e-5  # fp32, not bf16 (about 3e-3)
+    finally:
+        torch.set_float32_matmul_precision(old)
 
 
 @gpu

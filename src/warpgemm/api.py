@@ -163,7 +163,8 @@ def matmul(a: torch.Tensor, b: torch.Tensor, *, out_dtype: torch.dtype | None = 
     (a model split over several GPUs calls it so).
 
     The call is the registered op ``torch.ops.warpgemm.mm`` (``int4_mm`` for 4-bit operands): under
-    ``torch.compile``, CUDA-graph capture and autograd it is that op. An eager call that needs no gradient calls the op's
+    ``torch.compile``, CUDA-graph capture and autograd it is that op, which autocast reaches too
+    when it is called directly. An eager call that needs no gradient calls the op's
     implementation directly, and a repeated problem (same shapes, strides, dtypes, devices)
     launches from its plan (:mod:`warpgemm.plan`), without validating or choosing again.
     """
@@ -198,7 +199,11 @@ def matmul(a: torch.Tensor, b: torch.Tensor, *, out_dtype: torch.dtype | None = 
 
 def _via_op(a: Any, b: Any, bias: Any, out_dtype: Any, kernel: str, params: dict[str, int],
             out: Any) -> torch.Tensor:
-    c = torch.ops.warpgemm.mm(a, b, bias, out_dtype, kernel, torch_ops.params_text(params))
+    if out is not None and _autocast_enabled():  # as torch: a call with out= is not autocast
+        with torch.autocast("cuda", enabled=False):
+            c = torch.ops.warpgemm.mm(a, b, bias, out_dtype, kernel, torch_ops.params_text(params))
+    else:
+        c = torch.ops.warpgemm.mm(a, b, bias, out_dtype, kernel, torch_ops.params_text(params))
     if out is not None:
         out.copy_(c)
         return out

@@ -14,7 +14,8 @@ transposes, read in place:
     dA = dC @ B^T        dB = A^T @ dC        dbias = dC summed over rows
 
 Everything the launch path looks up (tuning table, clocks, files, environment) happens inside
-the CUDA implementation, which Dynamo never traces.
+the CUDA implementation, which Dynamo never traces. Inside ``torch.autocast("cuda")``, ``mm``
+computes in the autocast dtype, as ``aten::mm`` does, however it is called.
 """
 
 from __future__ import annotations
@@ -65,6 +66,24 @@ def _mm_impl(a: torch.Tensor, b: torch.Tensor, bias: torch.Tensor | None = None,
 
 _lib.impl("mm", _mm_impl, "CUDA")
 _lib.impl("mm", _mm_impl, "CPU")
+
+_AUTOCAST_CUDA = torch._C.DispatchKeySet(torch._C.DispatchKey.AutocastCUDA)
+
+
+def _mm_autocast(a: torch.Tensor, b: torch.Tensor, bias: torch.Tensor | None = None,
+                 out_dtype: torch.dtype | None = None, kernel_name: str = "auto", params: str = "") -> torch.Tensor:
+    """The op inside ``torch.autocast("cuda")``, as ``aten::mm`` there: the floating operands in the
+    autocast dtype (:func:`warpgemm.autocast.cast`), then the op itself with autocast's key
+    excluded. Autocast sits ahead of autograd, so the casts are recorded and gradients reach
+    fp32 leaves in fp32."""
+    from . import autocast
+
+    with torch._C._ExcludeDispatchKeyGuard(_AUTOCAST_CUDA):
+        a, b, bias = autocast.cast(a, b, bias)
+        return torch.ops.warpgemm.mm(a, b, bias, out_dtype, kernel_name, params)
+
+
+_lib.impl("mm", _mm_autocast, "AutocastCUDA")
 
 
 @torch.library.register_fake("warpgemm::mm")
