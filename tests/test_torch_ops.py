@@ -186,6 +186,19 @@ def test_under_autocast_the_op_called_directly_matches_matmul_and_trains_fp32_le
 
 
 @gpu
+def test_under_autocast_the_op_called_directly_compiles_and_casts_as_in_eager():
+    import torch._dynamo
+
+    torch._dynamo.reset()
+    a, b = torch.randn(96, 200, device="cuda"), torch.randn(200, 72, device="cuda")
+    f = torch.compile(lambda a, b: torch.ops.warpgemm.mm(a, b), fullgraph=True)
+    with torch.autocast("cuda", dtype=torch.float16):
+        got, want = f(a, b), torch.ops.warpgemm.mm(a, b)
+    assert got.dtype == want.dtype == torch.float16
+    assert torch.equal(got, want)
+
+
+@gpu
 def test_under_autocast_a_call_with_out_and_gradients_is_not_autocast():
     """As in torch: out= keeps the operands' dtype, also on the op's path (taken for gradients)."""
     old = torch.get_float32_matmul_precision()

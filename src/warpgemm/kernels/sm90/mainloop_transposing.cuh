@@ -55,6 +55,8 @@ struct TransposingMainloop : WarpSpecializedMainloop<T, BM, BN, BK, STAGES, fals
     static_assert(!COPY_B || (BK == 128 && BN % 128 == 0),
                   "copying B: BK = 128 (a 64-row band of B's target is then a (64, BK) tile) and BN a "
                   "multiple of 128 (each consumer copies whole 64-row bands)");
+    static_assert(Atom::K * sizeof(T) % 16 == 0, "a k-step's descriptors are desc_advance's add from the k-tile's "
+                                                "first: a k-step a multiple of 16 bytes");
     static_assert(Ring<STAGES>::BARRIER_BYTES <= 1024, "the ring's barriers must fit below the target tiles");
     static_assert(SMEM_BYTES <= 227 * 1024, "stages plus target tiles exceed 227 KB of shared memory: lower "
                                             "STAGES or BN");
@@ -92,12 +94,13 @@ struct TransposingMainloop : WarpSpecializedMainloop<T, BM, BN, BK, STAGES, fals
             Copy::copy(Smem::a(use.stage), a, 64 * consumer, tid);
             fence_proxy_async_shared();
             named_barrier_sync(barrier, 128);  // all 64 rows written
+            const uint64_t a0 = Copy::Target::desc(a, 0, 0), b0 = Mma::OperandB::desc(Smem::b(use.stage), 0, 0);
             wgmma_fence_operand(acc);
             wgmma_fence();
 #pragma unroll
-            for (int s = 0; s < Mma::K_STEPS; ++s)
-                Atom::fma(acc, Copy::Target::desc(a, 0, s * Atom::K), Mma::OperandB::desc(Smem::b(use.stage), 0, s * Atom::K),
-                          (kt > 0 || s > 0) ? 1u : 0u);
+            for (int s = 0; s < Mma::K_STEPS; ++s)  // each k-step's descriptors one add from the first
+                Atom::fma(acc, desc_advance(a0, Copy::Target::offset(0, s * Atom::K)),
+                          desc_advance(b0, Mma::OperandB::offset(0, s * Atom::K)), (kt > 0 || s > 0) ? 1u : 0u);
             wgmma_commit_group();
             wgmma_fence_operand(acc);
             wgmma_wait_group<1>();
@@ -133,12 +136,13 @@ struct TransposingMainloop : WarpSpecializedMainloop<T, BM, BN, BK, STAGES, fals
             fence_proxy_async_shared();
             named_barrier_sync(FIRST_BARRIER, 128 * CONSUMERS);  // every row of A and B written
             release(ring, use.stage);                            // and the stage read: hand it back
+            const uint64_t a0 = Copy::Target::desc(a, 0, 0), b0 = TargetB::desc(b, 0, 0);
             wgmma_fence_operand(acc);
             wgmma_fence();
 #pragma unroll
-            for (int s = 0; s < Mma::K_STEPS; ++s)
-                Atom::fma(acc, Copy::Target::desc(a, 0, s * Atom::K), TargetB::desc(b, 0, s * Atom::K),
-                          (kt > 0 || s > 0) ? 1u : 0u);
+            for (int s = 0; s < Mma::K_STEPS; ++s)  // each k-step's descriptors one add from the first
+                Atom::fma(acc, desc_advance(a0, Copy::Target::offset(0, s * Atom::K)),
+                          desc_advance(b0, TargetB::offset(0, s * Atom::K)), (kt > 0 || s > 0) ? 1u : 0u);
             wgmma_commit_group();
             wgmma_fence_operand(acc);
             wgmma_wait_group<1>();  // k-tile kt - 1's wgmma is done: its target slot is free
