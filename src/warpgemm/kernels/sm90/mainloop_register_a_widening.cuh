@@ -156,9 +156,10 @@ struct RegisterAWideningMainloop : PackedPipeline<T, BM, BN, BK, STAGES> {
 #pragma unroll
             for (int i = 0; i < 4; ++i) asm volatile("" : "+r"(a[SLOT][s][i]));
         wgmma_fence();
+        const uint64_t b0 = Base::Mma::OperandB::desc(target_b(SLOT), 0, 0);
 #pragma unroll
-        for (int s = 0; s < K_STEPS; ++s)
-            Atom::fma(acc, a[SLOT][s], Base::Mma::OperandB::desc(target_b(SLOT), 0, s * Atom::K),
+        for (int s = 0; s < K_STEPS; ++s)  // each k-step's descriptor one add from the first
+            Atom::fma(acc, a[SLOT][s], desc_advance(b0, Base::Mma::OperandB::offset(0, s * Atom::K)),
                       (kt > 0 || s > 0) ? 1u : 0u);
         wgmma_commit_group();
         wgmma_fence_operand(acc);
