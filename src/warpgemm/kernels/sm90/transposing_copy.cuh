@@ -19,7 +19,9 @@
 //     In plain k order the 4 rows would share k % 8, so the swizzle would put them in the same
 //     banks (4-way conflict). Instead the lane reads its 16 rows in the order j = i ^ f,
 //     f = 2 (l % 4): the 4 rows of one load differ in k % 8 by f, and the swizzle spreads their
-//     chunk pairs over all 32 banks. Two rounds of selects put the words back in k order.
+//     chunk pairs over all 32 banks. Bit 2 of f exchanges whole 4 x 4 blocks, which one round of
+//     selects puts back; bit 1 exchanges rows within each block, which the transpose's second
+//     stage takes back in its byte selectors at no cost (common/byte_transpose.cuh).
 #pragma once
 
 #include "arch/sm70.cuh"
@@ -52,6 +54,7 @@ struct TransposingCopy8 {
         const uint32_t from = src + (mn / 128) * Source::SLAB_BYTES + (mn & 15);
         const int chunk = (mn % 128) >> 4;
         const int out_row = 4 * m4;
+        const SecondStageSelectors sel = second_stage_selectors(f & 2);
 #pragma unroll
         for (int p = 0; p < PASSES; ++p) {
             uint32_t w[16];
@@ -60,21 +63,19 @@ struct TransposingCopy8 {
                 const int k = 128 * p + 16 * kb + (j ^ f);  // k % 8 = (j % 8) ^ f
                 w[j] = ld_shared_u32(from + k * 128 + ((chunk ^ (k & 7)) << 4));
             }
-            // w[j] holds k-row j ^ f of the block: swap back, one bit of f at a time.
+            // w[j] holds k-row j ^ f of the block: swap the blocks back (bit 2 of f); the rows
+            // within a block (bit 1) go back in the transpose's selectors.
+            if (f & 4) {
 #pragma unroll
-            for (int bit = 2; bit <= 4; bit <<= 1) {
-                if (f & bit) {
-#pragma unroll
-                    for (int j = 0; j < 16; ++j)
-                        if (!(j & bit)) {
-                            const uint32_t t = w[j];
-                            w[j] = w[j | bit];
-                            w[j | bit] = t;
-                        }
-                }
+                for (int j = 0; j < 16; ++j)
+                    if (!(j & 4)) {
+                        const uint32_t t = w[j];
+                        w[j] = w[j | 4];
+                        w[j | 4] = t;
+                    }
             }
             uint32_t rows[4][4];  // rows[i][g]: row out_row + i, k 16 kb + 4 g .. + 3
-            transpose4x16_bytes(w, rows);
+            transpose4x16_bytes(w, rows, sel);
 #pragma unroll
             for (int i = 0; i < 4; ++i) {
                 const int r = out_row + i;
