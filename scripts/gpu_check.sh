@@ -5,7 +5,7 @@
 #                                       targets cute decode igemm hopper_ncu ncu_pair ncu_sol ncu_source cluster4
 #                                       ping_pong stream_k small_m_h200 decode_m64_h200 rules_as bn192 one_wave held
 #                                       single_long_k single_long_k_rule llm_variants low_llm bn192_held
-#                                       cluster_tail cluster_tail_rule loop_rate loop_rate_ab clocks
+#                                       cluster_tail cluster_tail_rule loop_rate loop_rate_ab igemm_ab clocks
 #                                       occupancy pack ncu stalls
 #                                       (default: info tests ceiling bench)
 #   PYTEST_ARGS="-k sgemm" BENCH_ARGS="sgemm --suite square" scripts/gpu_check.sh tests bench
@@ -475,6 +475,25 @@ PY
       timeout 200 python3 scripts/k_sweep_timeline.py --mn 4096x4096 --ks 512 4096 8192 --variants auto $K6:HOLD=1 \
         $K6:CLUSTER=2 $K6:CLUSTER=2,HOLD=1,IN_FLIGHT=1 > "$OUT/loop_rate_$(gpu_tag).txt" 2>&1
       summary+=("loop_rate: exit $? ($OUT/loop_rate_$(gpu_tag).txt)"); grep 'us:' "$OUT/loop_rate_$(gpu_tag).txt" ;;
+    igemm_ab)
+      # A change's effect on the int8 layouts that copy (igemm 04 CC, 05 RR, 09 CR) and on the Linear
+      # layout (igemm 02 RC): kernel="auto" at 4096^3 and 8192^3, the tree in BEFORE (a directory
+      # holding another tree's src/) and this one alternating, AB_ROUNDS rounds (default 2), each in
+      # processes and a kernel cache of its own; ms a call as the bench measures it.
+      [ -n "${BEFORE:-}" ] || { echo "igemm_ab: set BEFORE to a directory holding the tree to compare against"; continue; }
+      for round in $(seq ${AB_ROUNDS:-2}); do
+        for tree in before this; do
+          if [ $tree = before ]; then pp=$BEFORE/src; cache=/tmp/warpgemm-cache-before; else pp=src; cache=$WARPGEMM_CACHE; fi
+          for lay in "col col" "row row" "col row" "row col"; do
+            set -- $lay
+            PYTHONPATH=$pp WARPGEMM_CACHE=$cache timeout 90 python3 -m warpgemm.cli bench igemm \
+              --shapes 4096x4096x4096 8192x8192x8192 --a-layout $1 --b-layout $2 --kernels auto --no-progress \
+              --json "$OUT/igemm_ab_${tree}_${round}_$1$2.json" > "$OUT/igemm_ab_${tree}_${round}_$1$2.log" 2>&1
+            summary+=("igemm_ab $tree $round $1/$2: exit $? ($(grep 'warpgemm auto' "$OUT/igemm_ab_${tree}_${round}_$1$2.log" \
+              | awk '{print $3}' | tr '\n' ' ')ms)")
+          done
+        done
+      done ;;
     loop_rate_ab)
       # A change's effect on the main loop: rung 06 as auto at 4096 x 4096 over K on the timeline,
       # the tree in BEFORE (a directory holding another tree's src/) and this one alternating,
