@@ -5,6 +5,7 @@ change does to a kernel's hot loop before any GPU time is spent on it.
 
     python scripts/sass_dump.py hopper/06_tma_store_epilogue:CLUSTER=2,HOLD=1 --layouts row col
     python scripts/sass_dump.py hopper/06_tma_store_epilogue:CLUSTER=2,HOLD=1 --listing out.sass
+    python scripts/sass_dump.py igemm/04_transposing_copy --layouts col col --wait-to-mma
 
 It needs nvdisasm (from a CUDA toolkit, or the nvidia-cuda-nvdisasm wheel): on PATH, or named by
 the NVDISASM environment variable. The counts are static (each instruction once, however often a
@@ -35,6 +36,28 @@ def opcode_counts(listing: str) -> collections.Counter[str]:
     return collections.Counter(m.group(1) for m in map(_OPCODE.search, listing.splitlines()) if m)
 
 
+_MMA = re.compile(r"^[A-Z]*GMMA$")  # HGMMA, IGMMA, ...: a wgmma
+
+
+def wait_to_mma(listing: str) -> list[str]:
+    """The instructions from the first wgmma back to the mbarrier wait before it (``SYNCS.PHASECHK``),
+    the wait excluded and the wgmma included: what a consumer runs between its stage's data
+    arriving and its tensor cores starting, in the kernels where the first wgmma is the main
+    loop's. With no wait before it, from the listing's start; empty when there is no wgmma."""
+    found: list[str] = []
+    for line in listing.splitlines():
+        m = _OPCODE.search(line)
+        if not m:
+            continue
+        if m.group(1) == "SYNCS" and ".PHASECHK" in line:
+            found = []
+            continue
+        found.append(m.group(1))
+        if _MMA.match(m.group(1)):
+            return found
+    return []
+
+
 def main() -> None:
     signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # `| head` ends the listing quietly
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -43,6 +66,8 @@ def main() -> None:
     ap.add_argument("--layouts", nargs=2, default=["row", "col"], metavar=("A", "B"))
     ap.add_argument("--dtype", default=None, help="input dtype (default: the kernel's own)")
     ap.add_argument("--listing", metavar="PATH", help="write the disassembly here")
+    ap.add_argument("--wait-to-mma", action="store_true",
+                    help="also count the instructions from the last mbarrier wait before the first wgmma to it")
     args = ap.parse_args()
     nvdisasm = os.environ.get("NVDISASM") or shutil.which("nvdisasm")
     if not nvdisasm:
@@ -69,6 +94,11 @@ def main() -> None:
           f"instructions, {k.registers} registers, {k.spill_bytes} bytes spilled")
     for op, n in counts.most_common():
         print(f"  {op:<14} {n:6d}")
+    if args.wait_to_mma:
+        path = wait_to_mma(listing)
+        print(f"from the wait to the first wgmma: {len(path)} instructions")
+        for op, n in collections.Counter(path).most_common():
+            print(f"  {op:<14} {n:6d}")
 
 
 if __name__ == "__main__":
