@@ -55,8 +55,10 @@ struct TransposingMainloop : WarpSpecializedMainloop<T, BM, BN, BK, STAGES, fals
     static_assert(!COPY_B || (BK == 128 && BN % 128 == 0),
                   "copying B: BK = 128 (a 64-row band of B's target is then a (64, BK) tile) and BN a "
                   "multiple of 128 (each consumer copies whole 64-row bands)");
-    static_assert(Atom::K * sizeof(T) % 16 == 0, "a k-step's descriptors are desc_advance's add from the k-tile's "
-                                                "first: a k-step a multiple of 16 bytes");
+    // The copies' targets take WarpgroupMma's check of its own operands (B's is checked there).
+    static_assert(Mma::template offsets_add<typename Copy::Target>(64) && Mma::template offsets_add<TargetB>(64),
+                  "an operand's offset must be its row part plus its k part, in 16-byte units, for the k-tile's "
+                  "desc_advance to reach each wgmma's descriptor");
     static_assert(Ring<STAGES>::BARRIER_BYTES <= 1024, "the ring's barriers must fit below the target tiles");
     static_assert(SMEM_BYTES <= 227 * 1024, "stages plus target tiles exceed 227 KB of shared memory: lower "
                                             "STAGES or BN");
