@@ -199,10 +199,9 @@ def matmul(a: torch.Tensor, b: torch.Tensor, *, out_dtype: torch.dtype | None = 
 
 def _via_op(a: Any, b: Any, bias: Any, out_dtype: Any, kernel: str, params: dict[str, int],
             out: Any) -> torch.Tensor:
-    if out is not None and _autocast_enabled():  # as torch: a call with out= is not autocast
-        with torch.autocast("cuda", enabled=False):
-            c = torch.ops.warpgemm.mm(a, b, bias, out_dtype, kernel, torch_ops.params_text(params))
-    else:
+    # As torch: a call with out= is not autocast (the op's autocast kernel would cast it).
+    no_autocast = out is not None and _autocast_enabled()
+    with torch.autocast("cuda", enabled=False) if no_autocast else contextlib.nullcontext():
         c = torch.ops.warpgemm.mm(a, b, bias, out_dtype, kernel, torch_ops.params_text(params))
     if out is not None:
         out.copy_(c)
