@@ -27,6 +27,12 @@ summary=()
 # The GPU's short name for results files: h100, h200.
 gpu_tag() { nvidia-smi --query-gpu=name --format=csv,noheader | head -1 | grep -oE 'H[0-9]+' | tr 'A-Z' 'a-z'; }
 
+# The A/B steps (igemm_ab, loop_rate_ab): where `before` (the tree in BEFORE) or `this` tree is
+# imported from and compiles into (a kernel cache of its own each), as pp and cache.
+tree_env() {  # TREE
+  if [ "$1" = before ]; then pp=$BEFORE/src; cache=/tmp/warpgemm-cache-before; else pp=src; cache=$WARPGEMM_CACHE; fi
+}
+
 # A kernel variant's checks (steps cluster4, stream_k, ping_pong): smoke runs of SMOKE (kernel
 # specs) under a timeout (a pipeline bug hangs), then, if they pass, the tests that PYTEST_K
 # selects in tests/test_hopper.py and compute-sanitizer memcheck and racecheck on the smoke shapes
@@ -483,7 +489,7 @@ PY
       [ -n "${BEFORE:-}" ] || { echo "igemm_ab: set BEFORE to a directory holding the tree to compare against"; continue; }
       for round in $(seq ${AB_ROUNDS:-2}); do
         for tree in before this; do
-          if [ $tree = before ]; then pp=$BEFORE/src; cache=/tmp/warpgemm-cache-before; else pp=src; cache=$WARPGEMM_CACHE; fi
+          tree_env $tree
           for lay in "col col" "row row" "col row" "row col"; do
             set -- $lay
             PYTHONPATH=$pp WARPGEMM_CACHE=$cache timeout 90 python3 -m warpgemm.cli bench igemm \
@@ -502,7 +508,7 @@ PY
       [ -n "${BEFORE:-}" ] || { echo "loop_rate_ab: set BEFORE to a directory holding the tree to compare against"; continue; }
       for round in $(seq ${AB_ROUNDS:-2}); do
         for tree in before this; do
-          if [ $tree = before ]; then pp=$BEFORE/src; cache=/tmp/warpgemm-cache-before; else pp=src; cache=$WARPGEMM_CACHE; fi
+          tree_env $tree
           PYTHONPATH=$pp WARPGEMM_CACHE=$cache timeout 150 python3 scripts/k_sweep_timeline.py --mn 4096x4096 \
             --ks 512 4096 8192 --variants auto > "$OUT/loop_rate_ab_${tree}_$round.txt" 2>&1
           summary+=("loop_rate_ab $tree $round: exit $? ($(grep 'fit:' "$OUT/loop_rate_ab_${tree}_$round.txt"))")
