@@ -75,6 +75,39 @@ def test_under_autocast_the_op_called_directly_computes_in_the_autocast_dtype_as
         assert torch.ops.warpgemm.mm(a, b).dtype == torch.float32  # outside the region: as given
 
 
+def test_under_autocast_the_ops_path_casts_a_call_without_out_and_not_one_with_it():
+    # warpgemm.matmul's path through the op (gradients, torch.compile): the op sees the operands
+    # in the autocast dtype without out=, and as they are with it, as torch.matmul(out=) is not
+    # autocast. A dispatch mode below autocast records the dtypes the op receives.
+    from torch._subclasses.fake_tensor import FakeTensorMode
+    from torch.utils._python_dispatch import TorchDispatchMode
+
+    from warpgemm import api
+
+    class Seen(TorchDispatchMode):
+        def __init__(self):
+            super().__init__()
+            self.dtypes = []
+
+        def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+            if "warpgemm" in str(func):
+                self.dtypes.append((args[0].dtype, args[1].dtype))
+            return func(*args, **(kwargs or {}))
+
+    class Out:  # stands for the caller's out: takes the result
+        def copy_(self, c):
+            self.c = c
+            return self
+
+    with FakeTensorMode():
+        a, b = torch.empty(7, 5, device="cuda"), torch.empty(5, 3, device="cuda")
+        with _cuda_autocast(torch.bfloat16), Seen() as seen:
+            out = api._via_op(a, b, None, None, "auto", {}, Out())
+            c = api._via_op(a, b, None, None, "auto", {}, None)
+    assert seen.dtypes == [(torch.float32, torch.float32), (torch.bfloat16, torch.bfloat16)]
+    assert out.c.dtype == torch.float32 and c.dtype == torch.bfloat16
+
+
 @pytest.mark.skipif(HAS_GPU, reason="checks the behaviour without a CUDA device")
 def test_the_op_without_a_gpu_raises_warpgemms_error():
     from warpgemm.errors import NoDeviceError
