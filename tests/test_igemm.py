@@ -224,6 +224,28 @@ def test_the_transposing_copy_is_free_of_bank_conflicts_on_the_bank_model(row0, 
     assert not bank_conflicts(plain, 4).conflict_free
 
 
+@pytest.mark.parametrize("bk", [128, 256])
+@pytest.mark.parametrize("row0", [0, 64, 128, 192])
+def test_the_transposing_copys_offsets_are_a_lane_word_xor_a_key(row0, bk):
+    # TransposingCopy8::Lane keeps two words a thread, `load` and `store`, and each of a copy's 16
+    # loads and 4 stores is one of them xor a constant (load_key(j) = 128 j + 16 (j % 8), store_key(i)
+    # = 144 i): the same offsets as the formulas the bank-model test above reads, for every thread.
+    slab = bk * 128  # a slab of the MN-major source: one 128-byte row per k
+    for tid in range(128):
+        warp, lane = tid >> 5, tid & 31
+        kb, m4, f = 4 * (warp >> 1) + (lane & 3), 8 * (warp & 1) + (lane >> 2), 2 * (lane & 3)
+        mn = row0 + 4 * m4
+        chunk = (mn % 128) >> 4
+        load = (mn // 128) * slab + (mn & 15) + 2048 * kb + ((144 * f) ^ (16 * chunk))
+        store = 512 * m4 + 16 * (kb ^ (4 * (m4 & 1)))
+        for j in range(16):
+            k = 16 * kb + (j ^ f)
+            assert load ^ (128 * j + 16 * (j & 7)) == (mn // 128) * slab + k * 128 + ((chunk ^ (k & 7)) << 4) + (mn & 15)
+        for i in range(4):
+            r = 4 * m4 + i
+            assert store ^ (144 * i) == r * 128 + ((kb ^ (r & 7)) << 4)
+
+
 # ---------------------------------------------------------------------------------------------
 # igemm/01_mma_sync_s8: mma.sync m16n8k32, any layout, any GPU from sm_80
 # ---------------------------------------------------------------------------------------------

@@ -89,11 +89,12 @@ struct TransposingMainloop : WarpSpecializedMainloop<T, BM, BN, BK, STAGES, fals
 #pragma unroll
         for (int i = 0; i < Mma::ACC; ++i) acc[i] = Acc(0);
         int running = -1;  // the stage whose wgmma may still be running
+        const typename Copy::Offsets lane(typename Copy::Lane(64 * consumer, tid));  // the copy's offsets, once
         for (int kt = 0; kt < k_tiles; ++kt) {
             ring.consumer_wait(use);
             const uint32_t a = target(consumer, kt & 1);
             named_barrier_sync(barrier, 128);  // every warp is past its wait for k-tile kt - 2's wgmma
-            Copy::copy(Smem::a(use.stage), a, 64 * consumer, tid);
+            Copy::copy(Smem::a(use.stage), a, lane);
             fence_proxy_async_shared();
             named_barrier_sync(barrier, 128);  // all 64 rows written
             const uint64_t a0 = Copy::Target::desc(a, 0, 0), b0 = Mma::OperandB::desc(Smem::b(use.stage), 0, 0);
@@ -121,6 +122,13 @@ struct TransposingMainloop : WarpSpecializedMainloop<T, BM, BN, BK, STAGES, fals
         const int tid = threadIdx.x & 127;
 #pragma unroll
         for (int i = 0; i < Mma::ACC; ++i) acc[i] = Acc(0);
+        // The copies' offsets, once: all of A's (20 registers), and B's bands as Lanes (two words
+        // each, one xor a load; as Offsets too they would not fit beside the sums).
+        const typename Copy::Offsets lane_a(typename Copy::Lane(64 * consumer, tid));
+        typename CopyB::Lane lane_b[B_BANDS];
+#pragma unroll
+        for (int band = 0; band < B_BANDS; ++band)
+            lane_b[band] = typename CopyB::Lane(64 * (B_BANDS * consumer + band), tid);
         for (int kt = 0; kt < k_tiles; ++kt) {
             ring.consumer_wait(use);
             const int slot = warp_uniform(kt & 1);  // the descriptors on the uniform datapath
@@ -129,12 +137,10 @@ struct TransposingMainloop : WarpSpecializedMainloop<T, BM, BN, BK, STAGES, fals
             // Every warp of both consumers is past its wait for k-tile kt - 2's wgmma, the last
             // reader of target slot kt % 2.
             named_barrier_sync(FIRST_BARRIER, 128 * CONSUMERS);
-            Copy::copy(Smem::a(use.stage), a, 64 * consumer, tid);
+            Copy::copy(Smem::a(use.stage), a, lane_a);
 #pragma unroll
-            for (int band = 0; band < B_BANDS; ++band) {
-                const int row0 = 64 * (B_BANDS * consumer + band);
-                CopyB::copy(Smem::b(use.stage), b + row0 * 128, row0, tid);
-            }
+            for (int band = 0; band < B_BANDS; ++band)
+                CopyB::copy(Smem::b(use.stage), b + 64 * (B_BANDS * consumer + band) * 128, lane_b[band]);
             fence_proxy_async_shared();
             named_barrier_sync(FIRST_BARRIER, 128 * CONSUMERS);  // every row of A and B written
             release(ring, use.stage);                            // and the stage read: hand it back

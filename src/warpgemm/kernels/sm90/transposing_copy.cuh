@@ -40,32 +40,85 @@ struct TransposingCopy8 {
     static_assert(MN % 64 == 0, "each consumer warpgroup copies 64 rows: the MN-major tile's MN must be a "
                                 "multiple of 64");
 
-    // Thread `tid` (0..127) of the warpgroup that owns rows [row0, row0 + 64) of the source tile
-    // at `src`: its share of those rows, K-major, into the (64, BK) tile at `dst`. The caller
-    // synchronises the warpgroup around it (the rows are read and written by all of its threads)
-    // and fences the writes for wgmma (fence.proxy.async).
-    static __device__ __forceinline__ void copy(uint32_t src, uint32_t dst, int row0, int tid) {
-        const int warp = tid >> 5;
-        const int lane = tid & 31;
-        const int kb = 4 * (warp >> 1) + (lane & 3);
-        const int m4 = 8 * (warp & 1) + (lane >> 2);
-        const int f = 2 * (lane & 3);
-        const int mn = row0 + 4 * m4;
-        const uint32_t from = src + (mn / 128) * Source::SLAB_BYTES + (mn & 15);
-        const int chunk = (mn % 128) >> 4;
-        const int out_row = 4 * m4;
-        const SecondStageSelectors sel = second_stage_selectors(f & 2);
+    // What thread `tid` (0..127) of the warpgroup that owns rows [row0, row0 + 64) of the source
+    // tile reads and writes, as offsets from the tiles' starts. Word j's offset is
+    //   from + 128 k + 16 (chunk ^ (k % 8)),  k = 16 kb + (j ^ f),  from = (mn / 128) SLAB + mn % 16,
+    // where 128 (j ^ f) and 16 (chunk ^ ((j ^ f) % 8)) fill bits 7-10 and 4-6, which `from` and
+    // 2048 kb leave clear: the offset is load ^ load_key(j), load_key(j) = 128 j + 16 (j % 8) and
+    // load = from + 2048 kb + (144 f ^ 16 chunk). Row i's store, 128 r + 16 (kb ^ (r % 8)) with
+    // r = 4 m4 + i, is store ^ 144 i the same way. So a main loop works out two words a lane once,
+    // before its first k-tile, and each load and store of a copy costs one xor with an immediate
+    // (worked out afresh in every copy, they cost two instructions a load).
+    static __host__ __device__ constexpr uint32_t load_key(int j) { return 128 * j + 16 * (j & 7); }
+    static __host__ __device__ constexpr uint32_t store_key(int i) { return 144 * i; }
+
+    struct Lane {
+        uint32_t load;             // word j's offset in pass 0: load ^ load_key(j); pass p adds p * 128 rows
+        uint32_t store;            // row i's offset in pass 0: store ^ store_key(i); pass p adds a target slab
+        bool swap_blocks;          // bit 2 of f: the 4 x 4 blocks arrive pairwise exchanged
+        SecondStageSelectors sel;  // bit 1 of f: the rows within a block, taken back by the transpose
+
+        Lane() = default;
+        __device__ __forceinline__ Lane(int row0, int tid) {
+            const int warp = tid >> 5;
+            const int lane = tid & 31;
+            const int kb = 4 * (warp >> 1) + (lane & 3);
+            const int m4 = 8 * (warp & 1) + (lane >> 2);
+            const int f = 2 * (lane & 3);
+            const int mn = row0 + 4 * m4;
+            const int chunk = (mn % 128) >> 4;
+            load = (mn / 128) * Source::SLAB_BYTES + (mn & 15) + 2048 * kb + ((144 * f) ^ (16 * chunk));
+            store = 512 * m4 + 16 * (kb ^ (4 * (m4 & 1)));
+            swap_blocks = (f & 4) != 0;
+            sel = second_stage_selectors(f & 2);
+        }
+        __device__ __forceinline__ uint32_t load_offset(int j) const { return load ^ load_key(j); }
+        __device__ __forceinline__ uint32_t store_offset(int i) const { return store ^ store_key(i); }
+    };
+    static_assert(Source::SLAB_BYTES % 2048 == 0 && Target::SLAB_BYTES >= 16 * 512,
+                  "Lane's offsets are a lane word xor a key: the source's slabs must leave bits 4-10 to the k row's "
+                  "part, and a target slab must hold the 64 rows' 512-byte pairs");
+
+    // A Lane's offsets, all of them: 20 registers a thread where a Lane takes 2, and no xor a load
+    // (igemm 04 and 05, which have the registers; rung 09 copies three tiles a k-tile and keeps
+    // their Lanes).
+    struct Offsets {
+        uint32_t load[16], store[4];
+        bool swap_blocks;
+        SecondStageSelectors sel;
+
+        __device__ __forceinline__ explicit Offsets(const Lane& lane)
+            : swap_blocks(lane.swap_blocks), sel(lane.sel) {
+            // Opaque to the compiler, which would otherwise keep the Lane and redo the xors a k-tile.
+#pragma unroll
+            for (int j = 0; j < 16; ++j) {
+                load[j] = lane.load ^ load_key(j);
+                asm volatile("" : "+r"(load[j]));
+            }
+#pragma unroll
+            for (int i = 0; i < 4; ++i) {
+                store[i] = lane.store ^ store_key(i);
+                asm volatile("" : "+r"(store[i]));
+            }
+        }
+        __device__ __forceinline__ uint32_t load_offset(int j) const { return load[j]; }
+        __device__ __forceinline__ uint32_t store_offset(int i) const { return store[i]; }
+    };
+
+    // The thread's share of rows [row0, row0 + 64) of the source tile at `src`, K-major, into the
+    // (64, BK) tile at `dst` (`at`: Lane(row0, tid), or its Offsets). The caller synchronises the
+    // warpgroup around it (the rows are read and written by all of its threads) and fences the
+    // writes for wgmma (fence.proxy.async).
+    template <typename At>
+    static __device__ __forceinline__ void copy(uint32_t src, uint32_t dst, const At& at) {
 #pragma unroll
         for (int p = 0; p < PASSES; ++p) {
             uint32_t w[16];
 #pragma unroll
-            for (int j = 0; j < 16; ++j) {
-                const int k = 128 * p + 16 * kb + (j ^ f);  // k % 8 = (j % 8) ^ f
-                w[j] = ld_shared_u32(from + k * 128 + ((chunk ^ (k & 7)) << 4));
-            }
+            for (int j = 0; j < 16; ++j) w[j] = ld_shared_u32(src + (at.load_offset(j) + p * 128 * 128));
             // w[j] holds k-row j ^ f of the block: swap the blocks back (bit 2 of f); the rows
             // within a block (bit 1) go back in the transpose's selectors.
-            if (f & 4) {
+            if (at.swap_blocks) {
 #pragma unroll
                 for (int j = 0; j < 16; ++j)
                     if (!(j & 4)) {
@@ -75,13 +128,11 @@ struct TransposingCopy8 {
                     }
             }
             uint32_t rows[4][4];  // rows[i][g]: row out_row + i, k 16 kb + 4 g .. + 3
-            transpose4x16_bytes(w, rows, sel);
+            transpose4x16_bytes(w, rows, at.sel);
 #pragma unroll
-            for (int i = 0; i < 4; ++i) {
-                const int r = out_row + i;
-                st_shared_v4_u32(dst + p * Target::SLAB_BYTES + r * 128 + ((kb ^ (r & 7)) << 4), rows[i][0],
-                                 rows[i][1], rows[i][2], rows[i][3]);
-            }
+            for (int i = 0; i < 4; ++i)
+                st_shared_v4_u32(dst + (at.store_offset(i) + p * Target::SLAB_BYTES), rows[i][0], rows[i][1],
+                                 rows[i][2], rows[i][3]);
         }
     }
 };
