@@ -5,7 +5,7 @@
 #                                       targets cute decode igemm hopper_ncu ncu_pair ncu_sol ncu_source cluster4
 #                                       ping_pong stream_k small_m_h200 decode_m64_h200 rules_as bn192 one_wave held
 #                                       single_long_k single_long_k_rule llm_variants low_llm bn192_held
-#                                       cluster_tail cluster_tail_rule loop_rate loop_rate_ab igemm_ab clocks
+#                                       cluster_tail cluster_tail_rule loop_rate loop_rate_ab igemm_ab bn176 clocks
 #                                       occupancy pack ncu stalls
 #                                       (default: info tests ceiling bench)
 #   PYTEST_ARGS="-k sgemm" BENCH_ARGS="sgemm --suite square" scripts/gpu_check.sh tests bench
@@ -499,6 +499,25 @@ PY
               | awk '{print $3}' | tr '\n' ' ')ms)")
           done
         done
+      done ;;
+    bn176)
+      # 128 x 176 tiles (cuBLAS's width at 1024 x 14336: 656 tiles, 4.97 waves, no K split): the GPU
+      # tests, compute-sanitizer on a ragged shape, then the bench at the 14336-wide weight's shapes
+      # against the rules' choice, twice.
+      K6=hopper/06_tma_store_epilogue
+      timeout 300 python3 -m pytest -p no:cacheprovider -m gpu -n 12 -q tests/test_hopper.py -k "176" \
+        > "$OUT/bn176_pytest.log" 2>&1
+      summary+=("bn176 pytest: $(grep -aE '[0-9]+ (passed|failed)' "$OUT/bn176_pytest.log" | tail -1)")
+      for tool in memcheck racecheck; do
+        timeout 200 compute-sanitizer --tool $tool --report-api-errors no --error-exitcode 9 \
+          python3 scripts/profile_one.py $K6 1000 3000 500 --dtype bfloat16 --b-layout col -p BN=176 -p HOLD=1 \
+          > "$OUT/bn176_$tool.log" 2>&1
+        summary+=("bn176 $tool: exit $? ($(grep -hE 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/bn176_$tool.log" | tail -1))")
+      done
+      for run in 1 2; do
+        variant_bench bn176_$run "^ +M=|auto|hopper/" --shapes 1024x14336x4096 1024x14336x8192 1280x14336x4096 \
+          2048x14336x4096 1024x4096x4096 \
+          --kernels auto $K6:BN=176 $K6:BN=176,HOLD=1 $K6:BN=176,STAGES=5 $K6:BN=176,HOLD=1,STAGES=5
       done ;;
     loop_rate_ab)
       # A change's effect on the main loop: rung 06 as auto at 4096 x 4096 over K on the timeline,

@@ -141,8 +141,42 @@ def _as_on_the_h100(m: int, n: int, k: int, h100_rule: dispatch.Rule) -> bool:
     """Whether an H200 runs the H100 SXM's choice for an M x N x K bf16 Linear problem: the rules
     measured on the H100 SXM from 65 rows serve the H200 too (both have 132 SMs; on an H200 they
     were level or faster at every shape of the square and llm suites,
-    docs/results/hopper_rules_as_h100_h200.json)."""
-    return dispatch.choose(90, "bfloat16", m, n, k, layouts=("row", "col"), device="NVIDIA H200") is h100_rule
+    docs/results/hopper_rules_as_h100_h200.json), except where the H200 takes 128 x 176 tiles
+    (384 to 1024 rows where they fill the waves: a rule of its own)."""
+    h200 = dispatch.choose(90, "bfloat16", m, n, k, layouts=("row", "col"), device="NVIDIA H200")
+    if 384 <= m <= 1024 and n > 4096 and dispatch.fuller_waves_at_bn176(m, n, k):
+        return h200.params == {"BN": 176}
+    return h200 is h100_rule
+
+
+@pytest.mark.parametrize("m,n,k", [
+    (1024, 14336, 4096), (1024, 14336, 2048), (1024, 14336, 8192), (1024, 11008, 4096), (1024, 5120, 4096),
+    (768, 14336, 4096), (512, 28672, 4096), (1000, 14336, 4096), (384, 14336, 4096), (512, 5120, 4096),
+    (896, 16384, 4096)])
+def test_the_h200_takes_128_x_176_tiles_from_384_to_1024_rows_where_they_fill_the_waves(m, n, k):
+    # docs/results/hopper_bn176_sweep_h200.json, two runs, bf16: 1024 x 14336 x 4096 0.964x / 0.966x
+    # cuBLAS against 0.925x / 0.926x in held single blocks of 128 x 256; 1024 x 5120 x 4096 0.890x
+    # against 0.819x; hopper_bn176_rule_check_h200.json, shapes it was not drawn from: 384 x 14336 x
+    # 4096 0.925x against 0.839x. The H100 keeps its rules (not measured there), and so do the other
+    # layouts.
+    rule = dispatch.choose(90, "bfloat16", m, n, k, layouts=("row", "col"), device="NVIDIA H200")
+    assert rule.kernel == "hopper/06_tma_store_epilogue" and rule.params == {"BN": 176}
+    assert dispatch.choose(90, "float16", m, n, k, layouts=("row", "col"), device="NVIDIA H200").params == {"BN": 176}
+    assert dispatch.choose(90, "bfloat16", m, n, k, layouts=("row", "col"), device=H100).params != {"BN": 176}
+    assert dispatch.choose(90, "bfloat16", m, n, k, layouts=("row", "row"), device="NVIDIA H200").params != {"BN": 176}
+
+
+@pytest.mark.parametrize("m,n,k", [
+    (1024, 4096, 4096),    # 192 tiles of 128 x 176, 73% of two waves, against one wave of 128 x 256 97% full
+    (1024, 6144, 4096),    # 128 x 192 tiles fill the waves better still (97%)
+    (1024, 8192, 4096),    # 128 x 256 tiles already fill 97%
+    (640, 32000, 4096),    # 98.5% against 94.7%: less than 1.05 times as full
+    (1280, 14336, 4096),   # from 1280 rows 128 x 256 stayed ahead (0.951x against 0.988x)
+    (2048, 11008, 4096),
+    (300, 28672, 4096)])   # below 384 rows (a part tile row of three): 0.697x against 0.817x
+def test_the_h200_keeps_other_tiles_where_128_x_176_does_not_fill_the_waves_better_or_has_measured_slower(m, n, k):
+    rule = dispatch.choose(90, "bfloat16", m, n, k, layouts=("row", "col"), device="NVIDIA H200")
+    assert rule.params.get("BN") != 176
 
 
 @pytest.mark.parametrize("m,n,k,params", [

@@ -283,7 +283,7 @@ def _matmul(a: torch.Tensor, b: torch.Tensor, bias: torch.Tensor | None, out_dty
             return c
         if k == 0:
             return c.zero_() if bias is None else c.copy_(bias.expand(m, n))
-        oa, ob = _operands(spec, a, b, la, lb)
+        oa, ob = _operands(spec, a, b, la, lb, p)
         inst = spec.instance(oa.layout, ob.layout, in_name, out_name, p)
         fused = bias is not None and spec.fused_bias
         run_instance(inst, oa, ob, c, m, n, k, device.index, bias if fused else None)
@@ -375,11 +375,14 @@ def _check_out(out: Any, shape: tuple[int, int], dtype: torch.dtype, device: tor
 
 
 def _operands(spec: KernelSpec, a: torch.Tensor, b: torch.Tensor, la: tuple[str, int] | None,
-              lb: tuple[str, int] | None) -> tuple[Operand, Operand]:
-    """A and B as the kernel reads them: in place where their layout (``la``, ``lb``: what
-    ``detect`` found) and alignment allow."""
+              lb: tuple[str, int] | None, params: Mapping[str, int] | None = None) -> tuple[Operand, Operand]:
+    """A and B as the kernel reads them (with ``params``, where they narrow B's layouts): in place
+    where their layout (``la``, ``lb``: what ``detect`` found) and alignment allow."""
     oa = prepare(a, spec.a_layouts, spec.align_elems, la)
-    ob = prepare(b, spec.b_layouts[oa.layout], spec.align_elems, lb)
+    b_layouts = spec.b_layouts[oa.layout]
+    if spec.b_layouts_of is not None and params is not None:
+        b_layouts = b_layouts & (spec.b_layouts_of(params) or b_layouts)
+    ob = prepare(b, b_layouts, spec.align_elems, lb)
     return oa, ob
 
 

@@ -107,6 +107,14 @@ def _fuller_waves_at_bn192(m: int, n: int, k: int) -> bool:
     return fill >= 0.9 and fill >= 1.2 * wave_fill(m, n, 128, 256)
 
 
+def fuller_waves_at_bn176(m: int, n: int, k: int, sms: int = 132) -> bool:
+    """Whether 128 x 176 tiles fill the waves of ``sms`` SMs to at least 90% and 1.05 times as full
+    as 128 x 256 tiles do (1024 x 14336: 656 tiles of 128 x 176, 99%, against 448 of 128 x 256,
+    85%; 1024 x 11008: 95% against 87%). 176 is cuBLAS's width at 1024 x 14336."""
+    fill = wave_fill(m, n, 128, 176, sms)
+    return fill >= 0.9 and fill >= 1.05 * wave_fill(m, n, 128, 256, sms)
+
+
 def more_than_two_tiles_a_block(m: int, n: int, k: int, sms: int = 132) -> bool:
     """Whether 128 x 256 tiles give ``sms`` SMs more than two each on average (3072 x 4096: 384
     tiles, 2.9 a SM; 2048 x 4096: 256, 1.9): there rung 06 stores each tile while the next one
@@ -417,6 +425,28 @@ RULES: tuple[Rule, ...] = (
            params={"BN": 192}, device=_132_SMS, shape=_fuller_waves_at_bn192,
            note="the Hopper ladder's last rung with 128 x 192 tiles where they fill the waves "
                 "(docs/results/hopper_bn192_check*_h100.json)")
+      for dt in ("bfloat16", "float16")),
+    # 384 to 1024 rows on the H200 where 128 x 176 tiles fill the waves (at least 90% of them and
+    # 1.05 times as full as 128 x 256, fuller_waves_at_bn176), in the Linear layout: single blocks
+    # of 128 x 176 (B read K-major in place). Drawn from two runs, bf16, x cuBLAS, against the rules
+    # below (docs/results/hopper_bn176_sweep_h200.json): 1024 x 14336 x 4096 0.964x / 0.966x against
+    # 0.925x / 0.926x, 1024 x 14336 x 2048 0.926x / 0.927x against 0.857x / 0.861x, 1024 x 11008 x
+    # 4096 0.945x / 0.941x against 0.892x / 0.888x, 1024 x 5120 x 4096 0.890x / 0.888x against 0.819x
+    # / 0.818x, 768 x 14336 x 4096 0.942x twice against 0.891x twice, 512 x 28672 x 4096 0.953x /
+    # 0.956x against 0.926x / 0.930x; fp16 at 1024 x 14336 x 4096 0.967x against 0.929x. From 1280
+    # rows the 128 x 256 tiles of the rules below (clusters or held single blocks) stayed ahead at
+    # every shape measured, even where 176 filled the waves better (1280 x 8192 x 4096 0.877x
+    # against 0.929x, 2048 x 11008 x 4096 0.980x against 1.017x). Checked on shapes it was not
+    # drawn from (docs/results/hopper_bn176_rule_check_h200.json, two runs): 384 x 14336 x 4096
+    # 0.925x twice against 0.839x / 0.835x, 512 x 5120 x 4096 0.977x / 0.975x against 0.731x /
+    # 0.733x, 1000 x 14336 x 4096 0.969x / 0.967x against 0.928x twice, 896 x 16384 x 4096 0.969x /
+    # 0.967x against 0.926x / 0.924x; level at 768 x 28672 x 4096 (1.023x twice against 1.027x);
+    # fp16 0.931x against 0.845x at 384 x 14336. Below 384 rows (a part tile row of three) it lost:
+    # 300 x 28672 x 4096 0.697x against 0.817x. Not measured on the H100.
+    *(Rule("hopper/06_tma_store_epilogue", dt, capability=(90, 90), layouts=_LINEAR, m=(384, 1024), n=(4097, INF),
+           params={"BN": 176}, device=_H200, shape=fuller_waves_at_bn176,
+           note="the Hopper ladder's last rung with 128 x 176 tiles where they fill the waves "
+                "(docs/results/hopper_bn176_sweep_h200.json, hopper_bn176_rule_check_h200.json)")
       for dt in ("bfloat16", "float16")),
     # 257 rows or more: 2 x 1 clusters (each k-tile of B multicast to two vertically adjacent
     # tiles) up to N = 16383: median 1.003x cuBLAS against 0.994x on the H100's llm suite from

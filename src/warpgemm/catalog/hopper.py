@@ -224,7 +224,11 @@ HOPPER: tuple[KernelSpec, ...] = (
                "IN_FLIGHT": (0, 1), "SPLITS": (0, 1), "STREAM_K": (0, 1)},
        # 256-row tiles (two consumer warpgroups of 128 rows) take BN = 128: 128 accumulators a thread.
        # Stream-K (STREAM_K = 1) shares the tail among single blocks (CLUSTER = 1).
-       valid=lambda p: ((_valid_for((64, 128), smem=_smem_staged)(p) or _valid_for((256,), (128,), _smem_staged)(p))
+       # A BN that is no multiple of 64 (176) reads B K-major only: a row-major B is copied first.
+       b_layouts_of=lambda p: frozenset({COL}) if p["BN"] % 64 else None,
+       valid=lambda p: ((_valid_for((64, 128), smem=_smem_staged)(p) or _valid_for((256,), (128,), _smem_staged)(p)
+                         # 128 x 176 (cuBLAS's width at 1024 x 14336): B K-major, single blocks
+                         or (_valid_for((128,), (176,), _smem_staged)(p) and p["CLUSTER"] == 1))
                         and p["GROUP"] >= 1
                         and p["CLUSTER"] in (1, 2, 4) and (p["CLUSTER"] == 1 or p["BN"] in (128, 256))
                         and (p["CLUSTER"] != 4 or p["BN"] == 256)

@@ -222,6 +222,9 @@ class KernelSpec:
     """The API function that runs this kernel when ``warpgemm.matmul`` cannot (its ABI takes
     more than a GEMM's operands), e.g. ``warpgemm.scaled_matmul``: ``matmul``, the benchmark and
     the tuner refuse it by name."""
+    b_layouts_of: Callable[[Params], frozenset[str] | None] | None = None
+    """``b_layouts_of(params)``: the layouts of B these parameters read, where they read fewer
+    than the kernel does (None: all of them). A B in another layout is copied into one of these."""
     check_params: Callable[[Params, str, str], str | None] | None = None
     """``check_params(params, in_dtype, out_dtype)``: why these parameters cannot serve these
     dtypes (a template static_assert, said before compiling), or None when they can."""

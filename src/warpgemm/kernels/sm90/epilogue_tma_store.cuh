@@ -94,18 +94,28 @@ __device__ __forceinline__ void send_slab(const SlabTarget<TC>& out, uint32_t bu
     }
 }
 
+// A tile's slabs: SLAB_COLS columns each (64 of 16-bit C, 32 of fp32), as many as cover BN. Slab s
+// starts at column s * SLAB_COLS of the tile, except that where BN is no multiple of SLAB_COLS the
+// last slab starts at BN - SLAB_COLS: it overlaps the one before, and both store the overlap with
+// the same values (BN = 176: slabs at 0, 64 and 112, columns 112 .. 127 stored twice). So every
+// slab is whole, and one TMA box shape serves every BN that is a multiple of 16.
+__host__ __device__ constexpr int slab_count(int bn, int slab_cols) { return (bn + slab_cols - 1) / slab_cols; }
+__host__ __device__ constexpr int slab_col(int s, int bn, int slab_cols) {
+    return s * slab_cols < bn - slab_cols ? s * slab_cols : bn - slab_cols;
+}
+
 // A tile's bias (BN values of T from column n0), fetched by every consumer thread when the tile's
 // main loop starts (TmaStoreEpilogue::prepare), so that the loads pass under the main loop, and
 // handed to the threads that add it by shuffles. Fragment column group j (the tile's columns
 // 8j .. 8j + 7) has lane 4g + t add the bias of columns 8j + 2t and 8j + 2t + 1. Lane 4a + b of
-// each warp holds the pairs at 2b of groups R a .. R a + R - 1 (R = BN / 64 registers, 16-bit
+// each warp holds the pairs at 2b of groups R a .. R a + R - 1 (R = ceil(BN / 64) registers, 16-bit
 // halves, zero past column N), so lane 4g + t finds group j's pair in lane 4 (j / R) + t, register
 // j % R. Loaded at the store instead, each slab waited for an L2 round trip: the bias cost rung 06
 // 4.4-4.8% at 4096^3 (docs/hopper.md, "The epilogue's instructions are not its cost").
 template <typename T, int BN>
 struct ColumnBias {
-    static_assert(BN % 64 == 0, "BN / 64 registers a lane: BN a multiple of 64");
-    static constexpr int R = BN / 64;
+    static_assert(BN % 8 == 0, "the bias goes by fragment column groups of 8: BN a multiple of 8");
+    static constexpr int R = (BN + 63) / 64;  // groups past BN (BN no multiple of 64) are fetched, never used
     uint32_t pairs[R];
 
     __device__ __forceinline__ void fetch(const T* bias, int N, int n0) {
@@ -137,16 +147,18 @@ template <typename TC, int BN, int BUFFERS, typename Values>
 __device__ __forceinline__ void store_slabs(const SlabTarget<TC>& out, uint32_t mine, int& slabs_done, int consumer,
                                             int row0, int n0, Values values) {
     constexpr int SLAB_COLS = 128 / static_cast<int>(sizeof(TC));  // 64 (16-bit C) or 32 (fp32)
-    constexpr int SLABS = BN / SLAB_COLS;
+    constexpr int SLABS = slab_count(BN, SLAB_COLS);
     constexpr int SLAB_BYTES = 64 * 128;
     static_assert(sizeof(TC) == 2 || sizeof(TC) == 4, "C is fp16, bf16 or fp32");
-    static_assert(BN % SLAB_COLS == 0, "BN must be a multiple of 64 (16-bit C) or 32 (fp32 C)");
+    static_assert(BN % 16 == 0 && BN >= SLAB_COLS, "BN must be a multiple of 16, and at least one slab (64 columns "
+                                                   "of 16-bit C, 32 of fp32)");
     static_assert(BUFFERS == 1 || BUFFERS == 2, "one staging buffer, or two that alternate");
     const int tid = threadIdx.x & 127;
     const int warp = tid >> 5, lane = tid & 31, g = lane >> 2, t = lane & 3;
 #pragma unroll
     for (int s = 0; s < SLABS; ++s) {
-        const int col0 = n0 + s * SLAB_COLS;
+        const int first = slab_col(s, BN, SLAB_COLS);  // the slab's first column in the tile
+        const int col0 = n0 + first;
         if (col0 >= out.N) break;  // uniform: the rest of the tile is past C's right edge
         const uint32_t buf = mine + (BUFFERS == 1 ? 0 : (slabs_done & 1) * SLAB_BYTES);
         if (tid == 0) tma_store_wait_read<BUFFERS - 1>();
@@ -154,7 +166,7 @@ __device__ __forceinline__ void store_slabs(const SlabTarget<TC>& out, uint32_t 
         if constexpr (sizeof(TC) == 2) {
 #pragma unroll
             for (int q = 0; q < SLAB_COLS / 16; ++q) {
-                const int j = s * (SLAB_COLS / 8) + 2 * q;  // fragment column groups j, j + 1
+                const int j = first / 8 + 2 * q;  // fragment column groups j, j + 1
                 float v[4], u[4];
                 values(j, v);
                 values(j + 1, u);
@@ -169,7 +181,7 @@ __device__ __forceinline__ void store_slabs(const SlabTarget<TC>& out, uint32_t 
 #pragma unroll
             for (int q = 0; q < SLAB_COLS / 8; ++q) {
                 float v[4];
-                values(s * (SLAB_COLS / 8) + q, v);
+                values(first / 8 + q, v);
 #pragma unroll
                 for (int h = 0; h < 2; ++h) {
                     const int row = 16 * warp + g + 8 * h;
@@ -288,14 +300,15 @@ struct TmaStoreEpilogue {
 //
 // PREFETCH_BIAS = true fetches a unit's bias when it starts (ColumnBias, as TmaStoreEpilogue), so
 // that the add at the unit's end waits for no load. With false, hold() loads it there, an L2 round
-// trip while the tensor cores wait; take false only where ColumnBias's BN / 64 registers a lane,
+// trip while the tensor cores wait; take false only where ColumnBias's ceil(BN / 64) registers a lane,
 // beside the 64 held ones, would spill (256 x 128 tiles in clusters: 32 bytes).
 template <typename TC, typename T, int BN, bool PREFETCH_BIAS = true>
 struct HeldTmaStoreEpilogue : TmaStoreEpilogue<TC, T, BN> {
     static_assert(sizeof(TC) == 2, "sums are held as 16-bit pairs: a 16-bit C (TmaStoreEpilogue takes fp32 C)");
-    static_assert(BN % 64 == 0, "a 64-row block goes out in slabs of 64 columns: BN a multiple of 64");
+    static_assert(BN % 16 == 0 && BN >= 64, "a 64-row block goes out in slabs of 64 columns (the last may overlap "
+                                            "the one before): BN a multiple of 16, at least 64");
     static constexpr bool HOLDS = true;
-    static constexpr int SLABS = BN / 64;  // slabs of a 64-row block
+    static constexpr int SLABS = slab_count(BN, 64);  // slabs of a 64-row block
 
     __device__ explicit HeldTmaStoreEpilogue(const TmaStoreEpilogue<TC, T, BN>& plain)
         : TmaStoreEpilogue<TC, T, BN>(plain) {}
@@ -368,15 +381,16 @@ struct HeldTmaStoreEpilogue : TmaStoreEpilogue<TC, T, BN> {
     template <typename H>
     __device__ __forceinline__ void store_part(const H& h, int consumer, int p) {
         const int r = p / SLABS, s = p % SLABS;  // constants once the callers' loops unroll
+        const int first = slab_col(s, BN, 64);    // the slab's first column in the tile
         const int row0 = h.m0 + 64 * (H::ROW_BLOCKS * consumer + r);
-        const int col0 = h.n0 + 64 * s;
+        const int col0 = h.n0 + first;
         if (row0 >= this->out.M || col0 >= this->out.N) return;  // past C's edge (uniform)
         put_slab<TC, TmaStoreEpilogue<TC, T, BN>::BUFFERS>(
             this->out, this->staging + consumer * TmaStoreEpilogue<TC, T, BN>::BYTES_PER_CONSUMER, this->slabs_done,
             consumer, row0, col0, [&](uint32_t buf) {
 #pragma unroll
                 for (int q = 0; q < 4; ++q) {
-                    const int i = r * (BN / 4) + 16 * s + 4 * q;  // pairs of fragment groups 8s + 2q, + 1
+                    const int i = r * (BN / 4) + first / 4 + 4 * q;  // pairs of fragment groups first / 8 + 2q, + 1
                     const uint32_t four[4] = {h.pairs[i], h.pairs[i + 1], h.pairs[i + 2], h.pairs[i + 3]};
                     stage_pairs(buf, q, four);
                 }
