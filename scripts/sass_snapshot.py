@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Compile every catalogue kernel instantiation (every layout and dtype pair at its defaults,
-plus the parameter sets of the committed tuning table) and the bench/probe kernels, and record
+plus the parameter sets of the committed tuning table and of the dispatch rules) and the
+bench/probe kernels, and record
 a SHA-256 of each cubin's code, so that a refactor can be shown to leave the machine code
 unchanged. No GPU is needed.
 
@@ -38,23 +39,32 @@ def code_hash(cubin: bytes) -> str:
 
 
 def jobs(archs: list[str]) -> list[tuple[str, str, str]]:
-    from warpgemm import catalog
+    from warpgemm import catalog, dispatch
 
     out: list[tuple[str, str, str]] = []
     tuned = json.loads((ROOT / "docs/results/hgemm_tuning.json").read_text())
     tuned_params = sorted({tuple(sorted(v["params"].items())) for v in tuned.values()})
+    # what the dispatch rules run: each rule's parameters over its kernel's defaults
+    rule_params: dict[str, set[tuple]] = {}  # kernel -> {(params, the rule's layouts or None)}
+    for rule in dispatch.RULES:
+        if rule.params:
+            rule_params.setdefault(rule.kernel, set()).add((tuple(sorted(rule.params.items())), rule.layouts))
     for arch in archs:
         for spec in catalog.CATALOG:
             if spec.arch_specific and spec.arch != arch:
                 continue  # sm_90a's instructions compile for sm_90a only: nothing to compare elsewhere
-            param_sets = [dict(spec.params)]
+            param_sets: list[tuple[dict, object]] = [(dict(spec.params), None)]  # (params, layouts or None: all)
             if spec.name == "hgemm/07_tuned":
-                param_sets += [spec.resolve(dict(p)) for p in tuned_params]
+                param_sets += [(spec.resolve(dict(p)), None) for p in tuned_params]
+            param_sets += [(spec.resolve(dict(p)), lays) for p, lays in sorted(rule_params.get(spec.name, ()), key=str)]
             for la, lb in spec.layouts:
                 for din in spec.in_dtypes:
-                    outs = [d for d in spec.out_dtypes if d in (din, "float32")]
+                    # the input's own type, float32 and the integer kernels' int32 sums
+                    outs = [d for d in spec.out_dtypes if d in (din, "float32", "int32")]
                     for dout in outs:
-                        for p in param_sets:
+                        for p, lays in param_sets:
+                            if lays is not None and (la, lb) not in lays:
+                                continue
                             if hasattr(spec, "instance"):
                                 inst = spec.instance(la, lb, din, dout, p)
                                 src, expr = inst.source, inst.name_expression
