@@ -373,29 +373,32 @@ def test_each_tile_variant_matches_float64_on_ragged_shapes_in_every_layout(vari
 
 NARROW = {"BN": 176}
 """128 x 176 tiles (cuBLAS's width at 1024 x 14336): m64n176k16, 88 sums a thread; the last
-64-column slab of C starts at column 112 and overlaps the one before; B read K-major only."""
+64-column slab of C starts at column 112 and overlaps the one before; B read K-major only, in
+single blocks or clusters of two (each block multicasts 88 rows of B, 11 swizzle atoms)."""
 K_MAJOR_B = [lay for lay in LAYOUTS if lay[1] == "col"]
 
 
 @pytest.mark.parametrize("la,lb", K_MAJOR_B)
 @pytest.mark.parametrize("dtypes", DTYPE_PAIRS)
 @pytest.mark.parametrize("hold", [0, 1])
-def test_176_wide_tiles_compile_without_spills_or_serialised_wgmma(la, lb, dtypes, hold):
+@pytest.mark.parametrize("cluster", [1, 2])
+def test_176_wide_tiles_compile_without_spills_or_serialised_wgmma(la, lb, dtypes, hold, cluster):
     if hold and dtypes[1] == "float32":
         pytest.skip("held sums are 16-bit pairs: an fp32 C takes the plain epilogue whatever HOLD says")
     k = warpgemm.compile("hopper/06_tma_store_epilogue", "sm_90a", a_layout=la, b_layout=lb, in_dtype=dtypes[0],
-                         out_dtype=dtypes[1], HOLD=hold, **NARROW)
+                         out_dtype=dtypes[1], HOLD=hold, CLUSTER=cluster, **NARROW)
     assert k.spill_bytes == 0 and k.stack_bytes == 0, k.log
     assert not re.search(r"C75\d\d|wgmma.*serializ", k.log), k.log
 
 
-def test_176_wide_tiles_refuse_a_row_major_b_and_clusters_by_name():
+def test_176_wide_tiles_refuse_a_row_major_b_and_clusters_of_four_by_name():
     from warpgemm.errors import WarpgemmError
 
     with pytest.raises(WarpgemmError, match=r"column-major B"):
         warpgemm.compile("hopper/06_tma_store_epilogue", "sm_90a", a_layout="row", b_layout="row", **NARROW)
-    assert not catalog.get("hopper/06_tma_store_epilogue").valid({**catalog.get("hopper/06_tma_store_epilogue").params,
-                                                                 **NARROW, "CLUSTER": 2})
+    spec = catalog.get("hopper/06_tma_store_epilogue")
+    assert spec.valid({**spec.params, **NARROW, "CLUSTER": 2})
+    assert not spec.valid({**spec.params, **NARROW, "CLUSTER": 4})  # 44 rows of B: no whole swizzle atoms
 
 
 def test_176_wide_tiles_take_a_row_major_b_as_a_column_major_copy():
@@ -413,19 +416,22 @@ def test_176_wide_tiles_take_a_row_major_b_as_a_column_major_copy():
 @pytest.mark.gpu
 @needs_hopper
 @pytest.mark.parametrize("hold", [0, 1])
+@pytest.mark.parametrize("cluster", [1, 2])
 @pytest.mark.parametrize("shape,layouts,dtypes,bias", RAGGED_EVERY_LAYOUT)
-def test_176_wide_tiles_match_float64_on_ragged_shapes_in_every_layout(hold, shape, layouts, dtypes, bias):
-    _check("hopper/06_tma_store_epilogue", *shape, *layouts, dtypes, bias=bias, HOLD=hold, **NARROW)
+def test_176_wide_tiles_match_float64_on_ragged_shapes_in_every_layout(hold, cluster, shape, layouts, dtypes, bias):
+    _check("hopper/06_tma_store_epilogue", *shape, *layouts, dtypes, bias=bias, HOLD=hold, CLUSTER=cluster,
+           **NARROW)
 
 
 @pytest.mark.gpu
 @needs_hopper
 @pytest.mark.parametrize("n", [176, 177, 352, 1000, 14336])
-def test_176_wide_tiles_store_every_column_once_over_the_overlapping_slab(n):
+@pytest.mark.parametrize("cluster", [1, 2])
+def test_176_wide_tiles_store_every_column_once_over_the_overlapping_slab(n, cluster):
     # N across one, two and many tiles, and a ragged last tile: the overlap is written twice with
     # the same values, and no column is left NaN or written with another tile's sums
     _check("hopper/06_tma_store_epilogue", 200, n, 512, "row", "col", ("bfloat16", "bfloat16"), bias=True,
-           no_copy=True, HOLD=1, **NARROW)
+           no_copy=True, HOLD=1, CLUSTER=cluster, **NARROW)
 
 
 def test_clusters_of_four_take_256_wide_tiles_and_no_other_cluster_size_compiles():

@@ -115,6 +115,15 @@ def fuller_waves_at_bn176(m: int, n: int, k: int, sms: int = 132) -> bool:
     return fill >= 0.9 and fill >= 1.05 * wave_fill(m, n, 128, 256, sms)
 
 
+def fuller_cluster_waves_at_bn176(m: int, n: int, k: int, sms: int = 132) -> bool:
+    """Whether 2-block clusters of 128 x 176 tiles (a 256 x 176 unit each, ``sms / 2`` units a
+    wave) fill their waves to at least 97% and 1.05 times as full as clusters of 128 x 256 tiles do
+    (3072 x 14336: 984 units, 99.4%, against 672, 92.6%; 2560 x 13824: 99.7% against 90.9%).
+    Clusters take no K split of the last wave, so their fill is what they run."""
+    fill = wave_fill(m, n, 256, 176, sms // 2)
+    return fill >= 0.97 and fill >= 1.05 * wave_fill(m, n, 256, 256, sms // 2)
+
+
 def more_than_two_tiles_a_block(m: int, n: int, k: int, sms: int = 132) -> bool:
     """Whether 128 x 256 tiles give ``sms`` SMs more than two each on average (3072 x 4096: 384
     tiles, 2.9 a SM; 2048 x 4096: 256, 1.9): there rung 06 stores each tile while the next one
@@ -447,6 +456,26 @@ RULES: tuple[Rule, ...] = (
            params={"BN": 176}, device=_H200, shape=fuller_waves_at_bn176,
            note="the Hopper ladder's last rung with 128 x 176 tiles where they fill the waves "
                 "(docs/results/hopper_bn176_sweep_h200.json, hopper_bn176_rule_check_h200.json)")
+      for dt in ("bfloat16", "float16")),
+    # 2048 rows or more on the H200 where 2-block clusters of 128 x 176 tiles fill their waves (at
+    # least 97% and 1.05 times as full as clusters of 128 x 256, fuller_cluster_waves_at_bn176), in
+    # the Linear layout. Drawn from 3072 x 14336, two runs, bf16, x cuBLAS, against the 128 x 256
+    # clusters of the rules below (docs/results/hopper_bn176_clusters_h200.json): 0.961x / 0.962x
+    # against 0.929x / 0.931x at K = 4096, 0.970x / 0.972x against 0.943x / 0.948x at K = 8192.
+    # Where they fill no better they lost (4096 x 14336 x 4096 0.999x / 0.990x against 1.015x /
+    # 1.004x, 3072 x 11008 x 4096 0.940x / 0.931x against 0.999x / 0.990x). Checked on shapes the
+    # rule was not drawn from (hopper_bn176_cluster_rule_check_h200.json): 2560 x 13824 x 4096
+    # 1.032x twice against 0.987x / 0.985x, 2560 x 13824 x 8192 1.051x / 1.024x against 0.990x /
+    # 0.980x, 3584 x 12288 x 4096 0.956x / 0.957x against 0.933x / 0.931x, 6144 x 5120 x 4096
+    # 0.971x twice against 0.947x / 0.948x, 3072 x 14336 x 2048 0.934x / 0.931x against 0.918x /
+    # 0.906x. Through the rule (auto), one run (hopper_bn176_cluster_rule_auto_h200.json): fp16
+    # 3072 x 14336 x 4096 0.950x against 0.927x, 2560 x 13824 x 4096 0.994x against 0.946x, 6144 x
+    # 5120 x 4096 0.966x against 0.943x; bf16 0.955x against 0.929x and 1.036x against 0.976x. Not
+    # measured on the H100.
+    *(Rule("hopper/06_tma_store_epilogue", dt, capability=(90, 90), layouts=_LINEAR, m=(2048, INF), n=(4097, INF),
+           params={"BN": 176, "CLUSTER": 2}, device=_H200, shape=fuller_cluster_waves_at_bn176,
+           note="the Hopper ladder's last rung with 128 x 176 tiles in 2 x 1 clusters where they fill the waves "
+                "(docs/results/hopper_bn176_clusters_h200.json, hopper_bn176_cluster_rule_*_h200.json)")
       for dt in ("bfloat16", "float16")),
     # 257 rows or more: 2 x 1 clusters (each k-tile of B multicast to two vertically adjacent
     # tiles) up to N = 16383: median 1.003x cuBLAS against 0.994x on the H100's llm suite from

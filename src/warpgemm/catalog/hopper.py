@@ -227,10 +227,11 @@ HOPPER: tuple[KernelSpec, ...] = (
        # A BN that is no multiple of 64 (176) reads B K-major only: a row-major B is copied first.
        b_layouts_of=lambda p: frozenset({COL}) if p["BN"] % 64 else None,
        valid=lambda p: ((_valid_for((64, 128), smem=_smem_staged)(p) or _valid_for((256,), (128,), _smem_staged)(p)
-                         # 128 x 176 (cuBLAS's width at 1024 x 14336): B K-major, single blocks
-                         or (_valid_for((128,), (176,), _smem_staged)(p) and p["CLUSTER"] == 1))
+                         # 128 x 176 (cuBLAS's width at 1024 x 14336): B K-major, single blocks or
+                         # clusters of two (each block multicasts 88 rows of B: 11 swizzle atoms)
+                         or (_valid_for((128,), (176,), _smem_staged)(p) and p["CLUSTER"] in (1, 2)))
                         and p["GROUP"] >= 1
-                        and p["CLUSTER"] in (1, 2, 4) and (p["CLUSTER"] == 1 or p["BN"] in (128, 256))
+                        and p["CLUSTER"] in (1, 2, 4) and (p["CLUSTER"] == 1 or p["BN"] in (128, 176, 256))
                         and (p["CLUSTER"] != 4 or p["BN"] == 256)
                         and p["IN_FLIGHT"] in (0, 1) and p["HOLD"] in (0, 1) and 0 <= p["SPLITS"] <= MAX_SPLITS
                         and p["STREAM_K"] in (0, 1) and (p["STREAM_K"] == 0 or p["CLUSTER"] == 1))),

@@ -69,9 +69,10 @@ hopper_tma_store_epilogue(const __grid_constant__ wg::TmaDescriptor tma_a,
     using Epilogue = typename pick<HOLD == 1 && sizeof(TC) == 2,
                                    sm90::HeldTmaStoreEpilogue<TC, T, BN, !(BM == 256 && CLUSTER > 1)>,
                                    sm90::TmaStoreEpilogue<TC, T, BN>>::type;
-    static_assert(BN % 64 == 0 || (!B_ROW && CLUSTER == 1),
+    static_assert(BN % 64 == 0 || (!B_ROW && CLUSTER <= 2),
                   "BN no multiple of 64 (176) takes a column-major B, K-major in shared memory as Linear's W.t() "
-                  "(a row-major B lands in 64-column slabs), and single blocks (CLUSTER = 1)");
+                  "(a row-major B lands in 64-column slabs), in single blocks or clusters of two (each block "
+                  "loads BN / 2 rows of B: a whole number of 8-row swizzle atoms)");
     constexpr int STAGING_OFFSET = (Mainloop::SMEM_BYTES + 1023) / 1024 * 1024;
     static_assert(STAGING_OFFSET + Mainloop::CONSUMERS * Epilogue::BYTES_PER_CONSUMER <= 227 * 1024,
                   "the stages and the epilogue's staging do not fit in 227 KB: lower STAGES or BN");
