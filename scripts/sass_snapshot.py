@@ -45,10 +45,20 @@ def jobs(archs: list[str]) -> list[tuple[str, str, str]]:
     tuned = json.loads((ROOT / "docs/results/hgemm_tuning.json").read_text())
     tuned_params = sorted({tuple(sorted(v["params"].items())) for v in tuned.values()})
     # what the dispatch rules run: each rule's parameters over its kernel's defaults
+    # (with the parameters that follow from the shape at the corners of the rule's M bucket, as
+    # tests/test_dispatch.py takes them)
     rule_params: dict[str, set[tuple]] = {}  # kernel -> {(params, the rule's layouts or None)}
     for rule in dispatch.RULES:
-        if rule.params:
-            rule_params.setdefault(rule.kernel, set()).add((tuple(sorted(rule.params.items())), rule.layouts))
+        if not rule.params:
+            continue
+        spec = catalog.get(rule.kernel)
+        for m in {max(rule.m[0], 1), min(rule.m[1], 8192)}:
+            p = spec.resolve(rule.params)
+            if spec.shape_params is not None:
+                shaped = spec.shape_params(m, max(rule.n[0], 1), max(rule.k[0], 1))
+                p.update({key: v for key, v in shaped.items() if key not in rule.params})
+            if spec.valid is None or spec.valid(p):
+                rule_params.setdefault(rule.kernel, set()).add((tuple(sorted(p.items())), rule.layouts))
     for arch in archs:
         for spec in catalog.CATALOG:
             if spec.arch_specific and spec.arch != arch:
@@ -65,6 +75,8 @@ def jobs(archs: list[str]) -> list[tuple[str, str, str]]:
                         for p, lays in param_sets:
                             if lays is not None and (la, lb) not in lays:
                                 continue
+                            if spec.check_params is not None and spec.check_params(p, din, dout):
+                                continue  # a static_assert of the template, said before compiling
                             if hasattr(spec, "instance"):
                                 inst = spec.instance(la, lb, din, dout, p)
                                 src, expr = inst.source, inst.name_expression
@@ -84,8 +96,13 @@ def jobs(archs: list[str]) -> list[tuple[str, str, str]]:
 def _one(job: tuple[str, str, str]) -> tuple[str, str]:
     from warpgemm.runtime import compile_kernel
 
+    from warpgemm.errors import CompileError
+
     source, expr, arch = job
-    k = compile_kernel(source, expr, arch)
+    try:
+        k = compile_kernel(source, expr, arch)
+    except CompileError as e:  # recorded, so that a compare shows it, rather than ending the run
+        return f"{arch} {expr}", "compile error: " + str(e).splitlines()[0]
     return f"{arch} {expr}", code_hash(k.cubin)
 
 
@@ -116,7 +133,10 @@ def main() -> int:
             if i % 50 == 0:
                 print(f"  {i}/{len(todo)}", flush=True)
     Path(args.out).write_text(json.dumps(result, indent=1, sort_keys=True))
-    print(f"wrote {args.out}")
+    errors = [k for k, v in result.items() if v.startswith("compile error")]
+    for k in errors:
+        print(f"  {k}: {result[k]}")
+    print(f"wrote {args.out}" + (f"; {len(errors)} did not compile" if errors else ""))
     return 0
 
 
