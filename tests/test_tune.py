@@ -88,6 +88,17 @@ def test_the_tuner_also_times_the_rules_choice_where_auto_runs_the_kernel():
     assert search.rule_choice(spec, LINEAR_4096, 80, "NVIDIA A100") is None  # no Hopper rung on sm_80
 
 
+def test_rung_06s_tuning_space_offers_176_wide_tiles_only_for_a_column_major_b():
+    # 128 x 176 tiles read B K-major only (KernelSpec.b_layouts_of): for a row-major B they would
+    # time a copy of B as well, so the tuner leaves them out there; in single blocks and clusters of two
+    spec = catalog.get(K6)
+    col, row = search.candidates(spec, "col"), search.candidates(spec, "row")
+    assert {p["CLUSTER"] for p in col if p["BN"] == 176} == {1, 2}
+    assert not any(p["BN"] == 176 for p in row)
+    assert [p for p in col if p["BN"] != 176] == row
+    assert search.candidates(spec) == col  # without a layout: the whole valid space
+
+
 def test_the_rules_choice_is_a_finalist_however_its_rough_time_came_out():
     rough = [({"X": i}, t) for i, t in enumerate([3.0, 1.0, 2.0, 5.0, 4.0])]
     finals, dropped = search.split_finalists(rough, 2, ruled={"X": 3})

@@ -220,8 +220,8 @@ HOPPER: tuple[KernelSpec, ...] = (
        abi=_tma_store_args, last_wave=last_wave, workspace=split_scratch, counters=split_counters,
        host_params=("SPLITS",), autotune=True,
        cluster=lambda p: (p["CLUSTER"], 1, 1) if p["CLUSTER"] > 1 else None,
-       tuning={"BM": (128, 256), "BN": (128, 192, 256), "STAGES": (3, 4), "GROUP": (8, 16), "CLUSTER": (1, 2),
-               "IN_FLIGHT": (0, 1), "SPLITS": (0, 1), "STREAM_K": (0, 1)},
+       tuning={"BM": (128, 256), "BN": (128, 176, 192, 256), "STAGES": (3, 4), "GROUP": (8, 16),
+               "CLUSTER": (1, 2), "IN_FLIGHT": (0, 1), "SPLITS": (0, 1), "STREAM_K": (0, 1)},
        # 256-row tiles (two consumer warpgroups of 128 rows) take BN = 128: 128 accumulators a thread.
        # Stream-K (STREAM_K = 1) shares the tail among single blocks (CLUSTER = 1).
        # A BN that is no multiple of 64 (176) reads B K-major only: a row-major B is copied first.

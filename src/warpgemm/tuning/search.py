@@ -21,14 +21,21 @@ from .table import Problem, remember
 _BATCH = 5
 
 
-def candidates(spec: KernelSpec) -> list[dict[str, int]]:
-    """Every combination of the spec's tuning space that its ``valid`` predicate accepts."""
+def candidates(spec: KernelSpec, b_layout: str | None = None) -> list[dict[str, int]]:
+    """Every combination of the spec's tuning space that its ``valid`` predicate accepts; with
+    ``b_layout``, only those that read a B in that layout in place (``KernelSpec.b_layouts_of``:
+    rung 06's 128 x 176 tiles read a column-major B only, and would time a copy of any other)."""
     names = list(spec.tuning)
     out = []
     for values in itertools.product(*(spec.tuning[n] for n in names)):
         p = spec.resolve(dict(zip(names, values)))
-        if spec.valid is None or spec.valid(p):
-            out.append(p)
+        if spec.valid is not None and not spec.valid(p):
+            continue
+        if b_layout is not None and spec.b_layouts_of is not None:
+            reads = spec.b_layouts_of(p)
+            if reads is not None and b_layout not in reads:
+                continue
+        out.append(p)
     return out
 
 
@@ -104,11 +111,11 @@ def tune(name: str, m: int, n: int, k: int, *, dtype: Any = None, out_dtype: Any
     and timed roughly; the ``finalists`` fastest, and the rules' choice, are then timed in ``runs``
     interleaved rounds. ``space`` limits the search to these parameter choices (default:
     :func:`candidates`, and :func:`rule_choice` where ``kernel="auto"`` runs this kernel for the
-    problem)."""
+    problem; those that would copy a B in ``b_layout`` first are left out)."""
     import torch
 
     spec = catalog.get(name)
-    cands = candidates(spec) if space is None else [spec.resolve(p) for p in space]
+    cands = candidates(spec, b_layout) if space is None else [spec.resolve(p) for p in space]
     if not cands:
         raise ValueError(f"tune {name}: the search space is empty")
     require_device("tuning")
