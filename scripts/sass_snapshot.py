@@ -1,16 +1,22 @@
 #!/usr/bin/env python3
 """Compile every catalogue kernel instantiation (every layout and dtype pair at its defaults,
 plus the parameter sets of the committed tuning table and of the dispatch rules) and the
-bench/probe kernels, and record
-a SHA-256 of each cubin's code, so that a refactor can be shown to leave the machine code
-unchanged. No GPU is needed.
+bench/probe kernels, and record a SHA-256 of each cubin's code, so that a refactor can be shown
+to leave the machine code unchanged. No GPU is needed.
 
-    WARPGEMM_CACHE=/tmp/snap-cache python scripts/sass_snapshot.py out.json [--arch sm_90a sm_80]
+    python scripts/sass_snapshot.py out.json [--arch sm_90a sm_80] [--cache DIR]
     python scripts/sass_snapshot.py --compare before.json after.json
 
 The hash covers the kernel's ``.text`` section (its SASS), its ``.nv.info`` resource notes and
 its shared-memory size, read from the cubin's ELF section table, so that symbol names do not
 count.
+
+Every kernel is compiled afresh, into an empty kernel cache of its own (``--cache``: a new
+temporary directory unless named), so that no cubin comes from another compiler build that the
+cache key does not tell apart. NVRTC is not always deterministic: in one snapshot of 1453
+compiles, one sm_80 kernel (sgemm/04, 128 x 128) came out with 124 registers where every other
+compile of the same source, in either tree and in fresh processes, gave 119. A kernel reported
+changed whose sources did not change is worth compiling again before it is believed.
 """
 
 from __future__ import annotations
@@ -20,7 +26,9 @@ import concurrent.futures as cf
 import hashlib
 import json
 import multiprocessing as mp
+import os
 import sys
+import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -112,6 +120,8 @@ def main() -> int:
     ap.add_argument("--arch", nargs="+", default=["sm_90a", "sm_80"])
     ap.add_argument("--compare", nargs=2, metavar=("BEFORE", "AFTER"))
     ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--cache", metavar="DIR", help="the kernel cache to compile into (default: a new, empty "
+                                                   "temporary directory)")
     args = ap.parse_args()
     if args.compare:
         before, after = (json.loads(Path(p).read_text()) for p in args.compare)
@@ -124,6 +134,8 @@ def main() -> int:
             for k in keys:
                 print(f"  {label}: {k}")
         return 0 if not changed and not missing else 1
+    # the workers are spawned after this, and read the cache's place from the environment
+    os.environ["WARPGEMM_CACHE"] = args.cache or tempfile.mkdtemp(prefix="sass-snapshot-")
     todo = jobs(args.arch)
     print(f"{len(todo)} instantiations", flush=True)
     result: dict[str, str] = {}
