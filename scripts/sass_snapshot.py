@@ -61,10 +61,7 @@ def jobs(archs: list[str]) -> list[tuple[str, str, str]]:
             continue
         spec = catalog.get(rule.kernel)
         for m in {max(rule.m[0], 1), min(rule.m[1], 8192)}:
-            p = spec.resolve(rule.params)
-            if spec.shape_params is not None:
-                shaped = spec.shape_params(m, max(rule.n[0], 1), max(rule.k[0], 1))
-                p.update({key: v for key, v in shaped.items() if key not in rule.params})
+            p = spec.fill_shape_params(spec.resolve(rule.params), rule.params, m, max(rule.n[0], 1), max(rule.k[0], 1))
             if spec.valid is None or spec.valid(p):
                 rule_params.setdefault(rule.kernel, set()).add((tuple(sorted(p.items())), rule.layouts))
     for arch in archs:

@@ -27,10 +27,7 @@ def test_every_rules_parameters_are_a_combination_its_kernel_compiles():
         if spec.valid is None:
             continue
         for m in {max(rule.m[0], 1), min(rule.m[1], 8192)}:
-            p = spec.resolve(rule.params)
-            if spec.shape_params is not None:
-                shaped = spec.shape_params(m, max(rule.n[0], 1), max(rule.k[0], 1))
-                p.update({key: v for key, v in shaped.items() if key not in rule.params})
+            p = spec.fill_shape_params(spec.resolve(rule.params), rule.params, m, max(rule.n[0], 1), max(rule.k[0], 1))
             assert spec.valid(p), (rule, m, p)
 
 

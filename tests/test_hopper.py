@@ -425,12 +425,14 @@ def test_176_wide_tiles_match_float64_on_ragged_shapes_in_every_layout(hold, clu
 
 @pytest.mark.gpu
 @needs_hopper
-@pytest.mark.parametrize("n", [176, 177, 352, 1000, 14336])
+@pytest.mark.parametrize("n", [175, 176, 177, 352, 1000, 14336])
+@pytest.mark.parametrize("k", [512, 576])
 @pytest.mark.parametrize("cluster", [1, 2])
-def test_176_wide_tiles_store_every_column_once_over_the_overlapping_slab(n, cluster):
-    # N across one, two and many tiles, and a ragged last tile: the overlap is written twice with
-    # the same values, and no column is left NaN or written with another tile's sums
-    _check("hopper/06_tma_store_epilogue", 200, n, 512, "row", "col", ("bfloat16", "bfloat16"), bias=True,
+def test_176_wide_tiles_store_every_column_once_over_the_overlapping_slab(n, k, cluster):
+    # N across one, two and many tiles, a tile's width +- 1, and a ragged last tile, over an even
+    # and an odd number of k-tiles (8, 9): the overlap is written twice with the same values, and
+    # no column is left NaN or written with another tile's sums
+    _check("hopper/06_tma_store_epilogue", 200, n, k, "row", "col", ("bfloat16", "bfloat16"), bias=True,
            no_copy=True, HOLD=1, CLUSTER=cluster, **NARROW)
 
 

@@ -126,10 +126,7 @@ def _fit_params(spec: KernelSpec, p: dict[str, int], explicit: Mapping[str, int]
                 k: int) -> dict[str, int]:
     """``p`` with the parameters that follow from the shape (those not in ``explicit``: the
     caller's, or the dispatch rule's), checked against the largest M and K the kernel computes."""
-    if spec.shape_params is not None:
-        for key, value in spec.shape_params(m, n, k).items():
-            if key not in explicit:
-                p[key] = value
+    spec.fill_shape_params(p, explicit, m, n, k)
     if spec.max_m is not None and m > spec.max_m(p):
         raise ValueError(f"warpgemm.matmul: {spec.name} computes at most M = {spec.max_m(p)} rows with "
                          f"{', '.join(f'{key}={v}' for key, v in p.items())}; got M = {m}")

@@ -99,20 +99,26 @@ def wave_fill(m: int, n: int, bm: int, bn: int, sms: int = 132) -> float:
     return tiles / (-(-tiles // sms) * sms)
 
 
+def fills_waves_better(m: int, n: int, bm: int, bn: int, slots: int, at_least: float, times: float) -> bool:
+    """Whether BM x BN units fill their waves on ``slots`` places (SMs, or cluster slots for units
+    of a cluster's tiles) to at least ``at_least`` and ``times`` as full as BM x 256 units do: the
+    test of the narrower-tile rules below."""
+    fill = wave_fill(m, n, bm, bn, slots)
+    return fill >= at_least and fill >= times * wave_fill(m, n, bm, 256, slots)
+
+
 def _fuller_waves_at_bn192(m: int, n: int, k: int) -> bool:
     """Whether 128 x 192 tiles fill the H100 SXM's 132 SMs to at least 90% of their waves and 1.2
     times as full as 128 x 256 tiles do (1024 x 6144: 256 tiles of 128 x 192, 97%, against 192 of
     128 x 256, 73%)."""
-    fill = wave_fill(m, n, 128, 192)
-    return fill >= 0.9 and fill >= 1.2 * wave_fill(m, n, 128, 256)
+    return fills_waves_better(m, n, 128, 192, 132, 0.9, 1.2)
 
 
 def fuller_waves_at_bn176(m: int, n: int, k: int, sms: int = 132) -> bool:
     """Whether 128 x 176 tiles fill the waves of ``sms`` SMs to at least 90% and 1.05 times as full
     as 128 x 256 tiles do (1024 x 14336: 656 tiles of 128 x 176, 99%, against 448 of 128 x 256,
     85%; 1024 x 11008: 95% against 87%). 176 is cuBLAS's width at 1024 x 14336."""
-    fill = wave_fill(m, n, 128, 176, sms)
-    return fill >= 0.9 and fill >= 1.05 * wave_fill(m, n, 128, 256, sms)
+    return fills_waves_better(m, n, 128, 176, sms, 0.9, 1.05)
 
 
 def fuller_cluster_waves_at_bn176(m: int, n: int, k: int, sms: int = 132) -> bool:
@@ -120,8 +126,7 @@ def fuller_cluster_waves_at_bn176(m: int, n: int, k: int, sms: int = 132) -> boo
     wave) fill their waves to at least 97% and 1.05 times as full as clusters of 128 x 256 tiles do
     (3072 x 14336: 984 units, 99.4%, against 672, 92.6%; 2560 x 13824: 99.7% against 90.9%).
     Clusters take no K split of the last wave, so their fill is what they run."""
-    fill = wave_fill(m, n, 256, 176, sms // 2)
-    return fill >= 0.97 and fill >= 1.05 * wave_fill(m, n, 256, 256, sms // 2)
+    return fills_waves_better(m, n, 256, 176, sms // 2, 0.97, 1.05)
 
 
 def more_than_two_tiles_a_block(m: int, n: int, k: int, sms: int = 132) -> bool:

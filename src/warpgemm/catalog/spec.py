@@ -294,6 +294,14 @@ class KernelSpec:
             p[key] = value
         return p
 
+    def fill_shape_params(self, p: dict[str, int], explicit: Mapping[str, int], m: int, n: int,
+                          k: int) -> dict[str, int]:
+        """``p`` with the parameters that follow from an M x N x K problem (``shape_params``) set,
+        except those in ``explicit`` (the caller's, or a dispatch rule's)."""
+        if self.shape_params is not None:
+            p.update({key: v for key, v in self.shape_params(m, n, k).items() if key not in explicit})
+        return p
+
     def check_types(self, in_dtype: str, out_dtype: str) -> None:
         """ValueError unless the kernel reads ``in_dtype`` and writes ``out_dtype`` for it."""
         if in_dtype not in self.outputs:
