@@ -33,7 +33,9 @@ def test_compile_reports_static_and_dynamic_shared_memory(capsys):
     assert f"0 B static + {dynamic:>6} B dynamic smem" in capsys.readouterr().out
 
 
-def test_compile_all_skips_a_kernel_whose_extra_is_missing_and_names_the_install_command(monkeypatch, capsys):
+def test_compile_all_skips_a_kernel_whose_extra_is_missing_and_names_the_install_command(monkeypatch, capsys,
+                                                                                          fresh_cache):
+    # fresh_cache: a CuTe kernel an earlier test compiled would come from the process's memo
     from warpgemm.errors import MissingExtraError
     from warpgemm.runtime import headers
 

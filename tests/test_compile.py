@@ -118,3 +118,38 @@ def test_decode_02_in_clusters_of_two_compiles_without_spills_or_serialised_wgmm
                          BM=64, BK=128, STAGES=4, IN_FLIGHT=0, STAGGER=stagger)
     assert k.spill_bytes == 0 and k.stack_bytes == 0, k.log
     assert "C75" not in k.log, k.log
+
+
+_FIRST_IMPORTS_AT_ONCE = """
+import threading
+from warpgemm.runtime.cuda_core import cuda_core
+
+errors, start = [], threading.Barrier(8)
+
+def first_use(i):
+    start.wait()
+    try:
+        if i % 2:
+            from cuda.bindings import nvrtc  # what the compiler's cache key imports first
+        cuda_core().Program, cuda_core().ProgramOptions, cuda_core().ObjectCode
+    except Exception as exc:
+        errors.append(repr(exc))
+
+threads = [threading.Thread(target=first_use, args=(i,)) for i in range(8)]
+[t.start() for t in threads]
+[t.join() for t in threads]
+print(errors or "ok")
+"""
+
+
+def test_cuda_core_imported_by_several_threads_at_once_has_every_name():
+    # cuda.core fills its namespace from a versioned subpackage while it imports; threads that
+    # import it at once could see names missing. Each process here imports it for the first time.
+    import subprocess
+    import sys
+
+    for _ in range(4):
+        run = subprocess.run([sys.executable, "-c", _FIRST_IMPORTS_AT_ONCE], capture_output=True, text=True,
+                             timeout=120)
+        assert run.returncode == 0, run.stderr
+        assert run.stdout.strip() == "ok"

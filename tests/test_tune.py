@@ -124,18 +124,49 @@ def test_problem_keys_separate_dtypes_layouts_and_shapes():
     assert len(keys) == 8
 
 
-def test_precompile_fills_the_cache_from_worker_processes(fresh_cache):
+def test_precompile_fills_the_cache_and_this_process_in_threads(fresh_cache):
     from warpgemm.runtime import compile_kernel, compiler
 
     spec = catalog.get("sgemm/02_smem_sliced_k")
     cands = [spec.resolve({"BK": bk}) for bk in (8, 16)]
     problem = tuning_table.Problem(64, 64, 64, "float32", "float32", "row", "col")
-    search.precompile(spec, cands, problem, "sm_80", workers=2)
+    assert search.precompile(spec, cands, problem, "sm_80", workers=2) == [None, None]
     assert len(list(fresh_cache.glob("*/*.cubin-entry"))) == 2
+    assert len(compiler._loaded) == 2  # loaded here too: timing them compiles and reads nothing
     compiler.forget_loaded()
     for p in cands:
         inst = spec.instance("row", "col", params=p)
         assert compile_kernel(inst.source, inst.name_expression, "sm_80").from_cache
+
+
+def test_precompile_returns_each_candidates_compile_error(fresh_cache):
+    spec = catalog.get("hopper/06_tma_store_epilogue")
+    cands = [spec.resolve({}), spec.resolve({"BN": 136})]  # 136: not a width rung 06's copies take
+    problem = tuning_table.Problem(256, 256, 256, "bfloat16", "bfloat16", "row", "col")
+    errors = search.precompile(spec, cands, problem, "sm_90a", workers=2)
+    assert errors[0] is None
+    assert errors[1] is not None and "static_assert" in errors[1]
+
+
+def test_precompile_needs_no_main_guard_in_the_callers_script(tmp_path):
+    # Worker processes started by `spawn` import the caller's main module again; a script without
+    # an `if __name__ == "__main__"` guard then ran once in each worker, and the pool broke.
+    import os
+    import subprocess
+    import sys
+
+    script = tmp_path / "tune_without_a_guard.py"
+    script.write_text(
+        "from warpgemm import catalog\n"
+        "from warpgemm.tuning import search, table\n"
+        "spec = catalog.get('sgemm/02_smem_sliced_k')\n"
+        "cands = [spec.resolve({'BK': bk}) for bk in (8, 16)]\n"
+        "problem = table.Problem(64, 64, 64, 'float32', 'float32', 'row', 'col')\n"
+        "print('errors', search.precompile(spec, cands, problem, 'sm_80', workers=2))\n")
+    env = {**os.environ, "WARPGEMM_CACHE": str(tmp_path / "cache")}
+    run = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=300, env=env)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip().splitlines() == ["errors [None, None]"]
 
 
 def test_remembering_a_choice_keeps_the_other_entries(table):

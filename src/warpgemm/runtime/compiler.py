@@ -17,6 +17,7 @@ from typing import Any
 
 from ..errors import CompileError
 from . import cache, headers
+from .cuda_core import cuda_core
 from .device import check_arch, current_arch, nvrtc_build
 
 KERNELS_ROOT = Path(__file__).resolve().parent.parent / "kernels"
@@ -67,13 +68,12 @@ class CompiledKernel:
             dev_id = torch.cuda.current_device()
         fn = self._functions.get(dev_id)
         if fn is None:
-            from cuda.core import Device, ObjectCode
-
+            core = cuda_core()
             with self._lock:
                 fn = self._functions.get(dev_id)
                 if fn is None:
-                    Device(dev_id).set_current()
-                    fn = ObjectCode.from_cubin(self.cubin).get_kernel(self.mangled_name)
+                    core.Device(dev_id).set_current()
+                    fn = core.ObjectCode.from_cubin(self.cubin).get_kernel(self.mangled_name)
                     self._functions[dev_id] = fn
         return fn
 
@@ -250,12 +250,11 @@ def static_assertions(log: str) -> list[str]:
 
 def _compile(source: str, text: str, name_expression: str, arch: str,
              options: dict[str, Any]) -> CompiledKernel:
-    from cuda.core import Program, ProgramOptions
-
+    core = cuda_core()
     log = io.StringIO()
     t0 = time.perf_counter()
     try:
-        program = Program(text, code_type="c++", options=ProgramOptions(name=source, **options))
+        program = core.Program(text, code_type="c++", options=core.ProgramOptions(name=source, **options))
         obj = program.compile("cubin", name_expressions=(name_expression,), logs=log)
     except Exception as exc:  # cuda.core raises NVRTCError with the compiler log in its text
         full = f"{exc}\n{log.getvalue()}"

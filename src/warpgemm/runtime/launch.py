@@ -30,6 +30,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from .compiler import CompiledKernel
+from .cuda_core import cuda_core
 
 _streams: dict[int, Any] = {}
 _configs: dict[tuple, Any] = {}
@@ -67,9 +68,7 @@ def _bind_context(device: int) -> None:
     Driver-API launches need a current context, and a thread that has made no CUDA runtime
     call of its own has none: autograd's device threads, which run the backward pass, are
     such threads."""
-    from cuda.core import Device
-
-    Device(device).set_current()
+    cuda_core().Device(device).set_current()
     _thread.device = device
 
 
@@ -77,10 +76,8 @@ def _cuda_core_api() -> tuple[Any, Any, Any]:
     """(LaunchConfig, Stream, launch) from cuda.core, imported on the first launch only."""
     global _cuda_core
     if _cuda_core is None:
-        from cuda.core import LaunchConfig, Stream
-        from cuda.core import launch as cuda_launch
-
-        _cuda_core = (LaunchConfig, Stream, cuda_launch)
+        core = cuda_core()
+        _cuda_core = (core.LaunchConfig, core.Stream, core.launch)
     return _cuda_core
 
 

@@ -65,7 +65,7 @@ def split_finalists(rough: list[tuple[dict[str, int], float]], finalists: int,
 
 
 def _compile_one(job: tuple[str, str, str]) -> str | None:
-    """Compile one candidate into the disk cache (run in a worker process); the error, if any."""
+    """Compile one candidate into the disk cache and this process's kernels; the error, if any."""
     source, name_expression, arch = job
     try:
         compile_kernel(source, name_expression, arch)
@@ -75,22 +75,25 @@ def _compile_one(job: tuple[str, str, str]) -> str | None:
 
 
 def precompile(spec: KernelSpec, cands: list[dict[str, int]], problem: Problem, arch: str,
-               workers: int | None = None) -> None:
-    """Fill the disk cache with every candidate's cubin, compiling in parallel processes, so
-    that timing them afterwards only loads cubins."""
+               workers: int | None = None) -> list[str | None]:
+    """Compile every candidate (into the disk cache and this process) before any is timed, in
+    ``workers`` threads (default: one a CPU core), so that timing them afterwards compiles
+    nothing. Returns each candidate's compile error, or None.
+
+    Threads, not processes: NVRTC runs outside the GIL, so the compiles still run side by
+    side, and a caller's script needs no ``if __name__ == "__main__"`` guard (worker processes
+    started by ``spawn`` import the caller's main module again, running a script without the
+    guard once in each worker)."""
     import concurrent.futures as cf
-    import multiprocessing as mp
 
     instances = [spec.instance(problem.a_layout, problem.b_layout, problem.in_dtype, problem.out_dtype, p)
                  for p in cands]
     jobs = [(inst.source, inst.name_expression, arch) for inst in instances]
-    workers = workers or min(len(jobs), os.cpu_count() or 1)
-    if workers <= 1:
-        for job in jobs:
-            _compile_one(job)
-        return
-    with cf.ProcessPoolExecutor(workers, mp_context=mp.get_context("spawn")) as pool:
-        list(pool.map(_compile_one, jobs))
+    workers = max(1, min(len(jobs), workers or os.cpu_count() or 1))
+    if workers == 1:
+        return [_compile_one(job) for job in jobs]
+    with cf.ThreadPoolExecutor(workers, thread_name_prefix="warpgemm-compile") as pool:
+        return list(pool.map(_compile_one, jobs))
 
 
 @dataclass
