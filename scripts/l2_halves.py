@@ -1,0 +1,118 @@
+#!/usr/bin/env python3
+"""Which SMs read through which half of the L2: the map an SM-keyed tile order would need.
+
+    python scripts/l2_halves.py [--runs 3] [--lines 512] [--json out.json]
+
+The probe (kernels/probes/l2_halves_probe.cu) runs one block per SM. A reference block reads a
+set of lines, then another SM times its own read of the same lines, twice: an SM on the
+reference's side of the L2 finds every line near on the first pass, one on the other side finds
+about half of them in the far half. The extra cycles a load of the first pass over the second
+fall into two groups; the script splits them at the widest gap and prints the two halves (as
+SM numbers), their sizes and the far-line cost. Each run flushes the L2 first and puts the
+reference on whatever SM block 0 lands on; the runs' maps are aligned to the first's halves and
+must agree.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+import torch
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
+
+from warpgemm.bench import context  # noqa: E402
+from warpgemm.runtime.compiler import compile_kernel  # noqa: E402
+from warpgemm.runtime.device import sm_count  # noqa: E402
+from warpgemm.runtime.launch import launch  # noqa: E402
+
+LINE_SPACING_WORDS = 128  # a line every 512 bytes, so that a set spans more L2 slices
+
+
+def chains(sets: int, lines: int, seed: int = 1) -> np.ndarray:
+    """``sets`` sets of ``lines`` lines, each line's first word the word offset of the next in a
+    random cycle through its set that starts at line 0."""
+    rng = np.random.default_rng(seed)
+    words = lines * LINE_SPACING_WORDS
+    out = np.zeros((sets, words), dtype=np.uint32)
+    for s in range(sets):
+        order = np.concatenate(([0], 1 + rng.permutation(lines - 1)))
+        out[s, order * LINE_SPACING_WORDS] = np.roll(order, -1) * LINE_SPACING_WORDS
+    return out
+
+
+def split_halves(extra: dict[int, float]) -> tuple[list[int], list[int], float]:
+    """SMs by the extra cycles a load of their first pass: (the low group, the high group, the gap
+    between them), split at the widest gap in the sorted values."""
+    ranked = sorted(extra, key=extra.get)
+    values = [extra[s] for s in ranked]
+    gaps = [values[i + 1] - values[i] for i in range(len(values) - 1)]
+    cut = max(range(len(gaps)), key=gaps.__getitem__)
+    return sorted(ranked[:cut + 1]), sorted(ranked[cut + 1:]), gaps[cut]
+
+
+def run_once(kernel, sets: torch.Tensor, lines: int, sms: int, flush: torch.Tensor) -> dict:
+    flush.add_(1)  # writes four times the L2: the sets leave it
+    flags = torch.zeros(sms, dtype=torch.int32, device="cuda")
+    sm_of = torch.full((sms,), -1, dtype=torch.int32, device="cuda")
+    cycles = torch.zeros(2 * sms, dtype=torch.int64, device="cuda")
+    smem = torch.cuda.get_device_properties(0).shared_memory_per_block_optin  # one block a SM
+    launch(kernel, (sms, 1, 1), (32, 1, 1),
+           (sets, flags, sm_of, cycles, np.int32(sms), np.int32(lines), np.int64(sets.shape[1])), shared_bytes=smem)
+    torch.cuda.synchronize()
+    sm = sm_of.tolist()
+    cyc = (cycles.view(sms, 2).double() / lines).tolist()
+    if len(set(sm)) != sms:
+        raise RuntimeError(f"the probe's {sms} blocks did not land on {sms} different SMs: {sorted(sm)}")
+    if min(c for pair in cyc[1:] for c in pair) <= 0:
+        raise RuntimeError("a probe block timed out waiting: were all blocks resident at once (another process "
+                           "on this GPU)?")
+    return {"reference_sm": sm[0], "first_pass": {sm[b]: cyc[b][0] for b in range(1, sms)},
+            "second_pass": {sm[b]: cyc[b][1] for b in range(1, sms)}}
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--lines", type=int, default=512, help="lines a set (default 512)")
+    ap.add_argument("--json")
+    args = ap.parse_args()
+    sms = sm_count(0)
+    kernel = compile_kernel("probes/l2_halves_probe.cu", "l2_halves_probe")
+    sets = torch.from_numpy(chains(sms, args.lines).view(np.int32)).cuda()
+    l2 = torch.cuda.get_device_properties(0).L2_cache_size
+    flush = torch.zeros(4 * l2 // 4, dtype=torch.int32, device="cuda")
+    runs, maps = [], []
+    for r in range(args.runs):
+        res = run_once(kernel, sets, args.lines, sms, flush)
+        extra = {s: res["first_pass"][s] - res["second_pass"][s] for s in res["first_pass"]}
+        near, far, gap = split_halves(extra)
+        near.append(res["reference_sm"])
+        half = {s: 0 for s in near} | {s: 1 for s in far}
+        if maps and sum(half[s] == maps[0][s] for s in half) < len(half) / 2:
+            half = {s: 1 - h for s, h in half.items()}  # name the halves as the first run did
+        maps.append(half)
+        far_cost = 2 * (np.mean([extra[s] for s in far]) - np.mean([extra[s] for s in near if s in extra]))
+        runs.append({**res, "near": sorted(near), "far": far, "gap_cycles": gap, "far_line_cycles": far_cost})
+        print(f"run {r}: reference SM {res['reference_sm']}: {len(near)} SMs on its side, {len(far)} on the other; "
+              f"a far line costs about {far_cost:.0f} cycles more (the groups {gap:.0f} cycles apart)", flush=True)
+    agree = all(m == maps[0] for m in maps)
+    halves = [sorted(s for s, h in maps[0].items() if h == k) for k in (0, 1)]
+    print(f"halves ({len(halves[0])} and {len(halves[1])} SMs); the runs {'agree' if agree else 'DISAGREE'}")
+    for k, hs in enumerate(halves):
+        print(f"  half {k}: {hs}")
+    if args.json:
+        doc = {"family": "l2_halves", "context": context.collect(), "lines": args.lines,
+               "how": "scripts/l2_halves.py: one block a SM; the reference block reads each other block's set of "
+                      "lines, then that block times two chases through them (clock64, L1 bypassed)",
+               "halves": halves, "runs_agree": agree, "runs": runs}
+        Path(args.json).write_text(json.dumps(doc, indent=1, default=str))
+    return 0 if agree else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

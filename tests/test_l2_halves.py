@@ -1,0 +1,57 @@
+"""scripts/l2_halves.py: the chains its probe chases, how it splits SMs into the L2's halves, and,
+on a GPU, that every SM lands in one of two halves the runs agree on."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from conftest import load_script
+from warpgemm.runtime import compile_kernel
+
+l2_halves = load_script("l2_halves")
+
+
+def test_each_set_is_one_cycle_through_all_its_lines_from_line_0():
+    sets = l2_halves.chains(3, 16)
+    step = l2_halves.LINE_SPACING_WORDS
+    for s in sets:
+        seen, i = [], 0
+        for _ in range(16):
+            seen.append(i // step)
+            i = int(s[i])
+        assert i == 0 and sorted(seen) == list(range(16))
+    assert not (sets[0] == sets[1]).all()  # each set its own order
+
+
+def test_sms_are_split_at_the_widest_gap_in_their_extra_cycles():
+    extra = {0: 1.5, 1: 88.0, 2: -0.5, 3: 91.0, 4: 2.0, 5: 84.0}
+    near, far, gap = l2_halves.split_halves(extra)
+    assert (near, far) == ([0, 2, 4], [1, 3, 5]) and gap == pytest.approx(82.0)
+
+
+def test_the_probe_compiles_for_hopper_without_spills():
+    assert compile_kernel("probes/l2_halves_probe.cu", "l2_halves_probe", "sm_90a").spill_bytes == 0
+
+
+@pytest.mark.gpu
+def test_on_a_gpu_every_sm_is_in_one_of_two_halves_that_the_runs_agree_on(capsys):
+    import sys
+
+    import torch
+
+    from warpgemm.runtime.device import sm_count
+
+    if torch.cuda.get_device_capability()[0] < 9:
+        pytest.skip("the probe reads Hopper's two L2 halves")
+    argv, sys.argv = sys.argv, ["l2_halves.py", "--runs", "2", "--lines", "256"]
+    try:
+        assert l2_halves.main() == 0
+    finally:
+        sys.argv = argv
+    out = capsys.readouterr().out
+    sizes = [int(line.split("(")[1].split()[0]) for line in out.splitlines() if line.startswith("halves")]
+    halves = [line for line in out.splitlines() if line.strip().startswith("half ")]
+    assert len(halves) == 2
+    listed = [int(x) for h in halves for x in h.split(":")[1].strip(" []").split(",")]
+    assert len(listed) == len(set(listed)) == sm_count(0) and len(sizes) == 1  # every SM, once
