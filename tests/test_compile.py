@@ -153,3 +153,26 @@ def test_cuda_core_imported_by_several_threads_at_once_has_every_name():
                              timeout=120)
         assert run.returncode == 0, run.stderr
         assert run.stdout.strip() == "ok"
+
+
+def test_threads_that_compile_one_kernel_at_once_all_get_the_same_kernel(fresh_cache):
+    import threading
+
+    inst = catalog.get("sgemm/02_smem_sliced_k").instance("row", "col", params={"BK": 8})
+    got, errors, start = [], [], threading.Barrier(8)
+
+    def first_call():
+        start.wait()
+        try:
+            got.append(compile_kernel(inst.source, inst.name_expression, "sm_80"))
+        except Exception as exc:  # noqa: BLE001 - the test reports whatever a thread raised
+            errors.append(exc)
+
+    threads = [threading.Thread(target=first_call) for _ in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+    assert len(got) == 8 and all(k is got[0] for k in got)  # one kernel for the process, however many compiled it
+    assert len(list(fresh_cache.glob("*/*.cubin-entry"))) == 1
