@@ -36,6 +36,15 @@ __device__ __forceinline__ uint32_t reread_tid_x() {
     return t;
 }
 
+// The SM this thread runs on (%smid: 0 .. %nsmid - 1, not necessarily every number in between;
+// it can change only if the block is preempted). For probes of the machine, such as which half
+// of the L2 an SM reads through.
+__device__ __forceinline__ uint32_t sm_id() {
+    uint32_t s;
+    asm volatile("mov.u32 %0, %%smid;\n" : "=r"(s));
+    return s;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Volatile shared-memory loads from a 32-bit shared address (smem_u32)
 // ---------------------------------------------------------------------------------------------

@@ -16,6 +16,7 @@
 // sm_of[b], and lowers the flag. flags start at 0. One thread a block works; the others return.
 // A wait gives up after about 2^32 cycles (a block that is not resident, or a reference that
 // never comes): the waiting block then leaves its cycle counts at 0.
+#include "arch/sm70.cuh"
 
 extern "C" __global__ void l2_halves_probe(const unsigned* __restrict__ sets, int* flags, int* sm_of,
                                            unsigned long long* cycles, int blocks, int lines, long long set_words) {
@@ -23,9 +24,7 @@ extern "C" __global__ void l2_halves_probe(const unsigned* __restrict__ sets, in
     volatile int* flag = flags;
     constexpr long long PATIENCE = 1ll << 32;  // cycles
     const int b = blockIdx.x;
-    unsigned sm;
-    asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
-    sm_of[b] = static_cast<int>(sm);
+    sm_of[b] = static_cast<int>(wg::sm_id());
     if (b == 0) {
         for (int t = 1; t < blocks; ++t) {
             const unsigned* s = sets + t * set_words;
