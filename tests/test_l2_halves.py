@@ -55,3 +55,32 @@ def test_on_a_gpu_every_sm_is_in_one_of_two_halves_that_the_runs_agree_on(capsys
     assert len(halves) == 2
     listed = [int(x) for h in halves for x in h.split(":")[1].strip(" []").split(",")]
     assert len(listed) == len(set(listed)) == sm_count(0) and len(sizes) == 1  # every SM, once
+
+
+def _measured_run() -> dict:
+    import json
+    from pathlib import Path
+
+    doc = json.loads((Path(__file__).resolve().parent.parent / "docs/results/l2_halves_h200.json").read_text())
+    run = doc["runs"][0]
+    return {"reference_sm": run["reference_sm"],
+            "first_pass": {int(s): v for s, v in run["first_pass"].items()},
+            "second_pass": {int(s): v for s, v in run["second_pass"].items()}}
+
+
+def test_a_quiet_runs_latencies_are_read_and_split_into_the_measured_halves():
+    res = _measured_run()
+    extra = {s: res["first_pass"][s] - res["second_pass"][s] for s in res["first_pass"]}
+    near, far, _ = l2_halves.split_halves(extra)
+    assert l2_halves.disturbed(res, near, far) is None
+    assert (len(near) + 1, len(far)) == (66, 66)  # the reference is on its own side
+
+
+@pytest.mark.parametrize("stretch", ["second_pass", "first_pass"])
+def test_a_run_that_other_work_stretched_is_recognised(stretch):
+    res = _measured_run()
+    victim = min(res["first_pass"])
+    res[stretch][victim] *= 20  # one SM's chase waited behind other work
+    extra = {s: res["first_pass"][s] - res["second_pass"][s] for s in res["first_pass"]}
+    near, far, _ = l2_halves.split_halves(extra)
+    assert l2_halves.disturbed(res, near, far) is not None
