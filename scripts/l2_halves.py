@@ -12,7 +12,8 @@ SM numbers), their sizes and the far-line cost. Each run flushes the L2 first an
 reference on whatever SM block 0 lands on; the runs' maps are aligned to the first's halves and
 must agree. A run that other work on the GPU disturbed (uneven second passes, slow lines on the
 reference's side) is discarded and run again, up to --tries times; the exit status is 2 when
-too many were.
+too many were. Where every SM reads every line near (an L2 without halves the probe can see),
+it prints one group of all the SMs.
 """
 
 from __future__ import annotations
@@ -55,6 +56,14 @@ def split_halves(extra: dict[int, float]) -> tuple[list[int], list[int], float]:
     gaps = [values[i + 1] - values[i] for i in range(len(values) - 1)]
     cut = max(range(len(gaps)), key=gaps.__getitem__)
     return sorted(ranked[:cut + 1]), sorted(ranked[cut + 1:]), gaps[cut]
+
+
+def all_near(res: dict) -> bool:
+    """Whether every SM read the reference's lines about as fast as its second pass (within a
+    tenth of the base latency): a GPU whose L2 has no halves, or none that the probe can see."""
+    second = sorted(res["second_pass"].values())
+    base = second[len(second) // 2]
+    return all(abs(res["first_pass"][s] - res["second_pass"][s]) < 0.1 * base for s in res["first_pass"])
 
 
 def disturbed(res: dict, near: list[int], far: list[int]) -> str | None:
@@ -115,6 +124,8 @@ def main() -> int:
         res = run_once(kernel, sets, args.lines, sms, flush)
         extra = {s: res["first_pass"][s] - res["second_pass"][s] for s in res["first_pass"]}
         near, far, gap = split_halves(extra)
+        if all_near(res):  # one side only: no far lines to split by
+            near, far, gap = sorted(extra), [], 0.0
         why = disturbed(res, near, far)
         if why is not None:
             discarded.append(why)
@@ -125,13 +136,15 @@ def main() -> int:
         if maps and sum(half[s] == maps[0][s] for s in half) < len(half) / 2:
             half = {s: 1 - h for s, h in half.items()}  # name the halves as the first run did
         maps.append(half)
-        far_cost = 2 * (np.mean([extra[s] for s in far]) - np.mean([extra[s] for s in near if s in extra]))
+        far_cost = 2 * (np.mean([extra[s] for s in far]) - np.mean([extra[s] for s in near if s in extra])) if far else 0.0
         runs.append({**res, "near": sorted(near), "far": far, "gap_cycles": gap, "far_line_cycles": far_cost})
         print(f"run {r}: reference SM {res['reference_sm']}: {len(near)} SMs on its side, {len(far)} on the other; "
               f"a far line costs about {far_cost:.0f} cycles more (the groups {gap:.0f} cycles apart)", flush=True)
     agree = all(m == maps[0] for m in maps)
-    halves = [sorted(s for s, h in maps[0].items() if h == k) for k in (0, 1)]
-    print(f"halves ({len(halves[0])} and {len(halves[1])} SMs); the runs {'agree' if agree else 'DISAGREE'}"
+    halves = [hs for hs in (sorted(s for s, h in maps[0].items() if h == k) for k in (0, 1)) if hs]
+    if len(halves) == 1:
+        print("every SM read every line near: no L2 halves that this probe can see")
+    print(f"halves ({' and '.join(str(len(h)) for h in halves)} SMs); the runs {'agree' if agree else 'DISAGREE'}"
           + (f"; {len(discarded)} disturbed runs discarded" if discarded else ""))
     for k, hs in enumerate(halves):
         print(f"  half {k}: {hs}")

@@ -84,3 +84,11 @@ def test_a_run_that_other_work_stretched_is_recognised(stretch):
     extra = {s: res["first_pass"][s] - res["second_pass"][s] for s in res["first_pass"]}
     near, far, _ = l2_halves.split_halves(extra)
     assert l2_halves.disturbed(res, near, far) is not None
+
+
+def test_an_l2_without_halves_is_one_group_and_no_disturbance():
+    res = _measured_run()
+    res["first_pass"] = {s: v + (1.0 if s % 2 else -1.0) for s, v in res["second_pass"].items()}  # all near
+    assert l2_halves.all_near(res)
+    assert l2_halves.disturbed(res, sorted(res["first_pass"]), []) is None
+    assert not l2_halves.all_near(_measured_run())  # the H200's run has a far side
