@@ -22,6 +22,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import Callable
 
 import numpy as np
 import torch
@@ -104,6 +105,39 @@ def run_once(kernel, sets: torch.Tensor, lines: int, sms: int, flush: torch.Tens
             "second_pass": {sm[b]: cyc[b][1] for b in range(1, sms)}}
 
 
+def measure(run: Callable[[], dict], runs: int, tries: int) -> dict | None:
+    """``runs`` undisturbed runs of ``run`` (each a :func:`run_once` result), discarding up to
+    ``tries`` disturbed ones (None when more were): each run's halves, named as the first run's,
+    the halves of the first (one group where every SM read every line near), whether the runs
+    agree, and why each discarded run was. Prints a line a run."""
+    kept, maps, discarded = [], [], []
+    while len(kept) < runs:
+        if len(discarded) >= tries:
+            print(f"{len(discarded)} runs disturbed (other work on the GPU?), the last: {discarded[-1]}")
+            return None
+        res = run()
+        extra = {s: res["first_pass"][s] - res["second_pass"][s] for s in res["first_pass"]}
+        near, far, gap = split_halves(extra)
+        if all_near(res):  # one side only: no far lines to split by
+            near, far, gap = sorted(extra), [], 0.0
+        why = disturbed(res, near, far)
+        if why is not None:
+            discarded.append(why)
+            continue
+        near.append(res["reference_sm"])
+        half = {s: 0 for s in near} | {s: 1 for s in far}
+        if maps and sum(half[s] == maps[0][s] for s in half) < len(half) / 2:
+            half = {s: 1 - h for s, h in half.items()}  # name the halves as the first run did
+        maps.append(half)
+        far_cost = (2 * (np.mean([extra[s] for s in far]) - np.mean([extra[s] for s in near if s in extra]))
+                    if far else 0.0)
+        print(f"run {len(kept)}: reference SM {res['reference_sm']}: {len(near)} SMs on its side, {len(far)} on the "
+              f"other; a far line costs about {far_cost:.0f} cycles more (the groups {gap:.0f} cycles apart)", flush=True)
+        kept.append({**res, "near": sorted(near), "far": far, "gap_cycles": gap, "far_line_cycles": far_cost})
+    halves = [hs for hs in (sorted(s for s, h in maps[0].items() if h == k) for k in (0, 1)) if hs]
+    return {"halves": halves, "runs_agree": all(m == maps[0] for m in maps), "discarded": discarded, "runs": kept}
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--runs", type=int, default=3)
@@ -116,32 +150,10 @@ def main() -> int:
     sets = torch.from_numpy(chains(sms, args.lines).view(np.int32)).cuda()
     l2 = torch.cuda.get_device_properties(0).L2_cache_size
     flush = torch.zeros(4 * l2 // 4, dtype=torch.int32, device="cuda")
-    runs, maps, discarded = [], [], []
-    while len(runs) < args.runs:
-        if len(discarded) >= args.tries:
-            print(f"{len(discarded)} runs disturbed (other work on the GPU?), the last: {discarded[-1]}")
-            return 2
-        res = run_once(kernel, sets, args.lines, sms, flush)
-        extra = {s: res["first_pass"][s] - res["second_pass"][s] for s in res["first_pass"]}
-        near, far, gap = split_halves(extra)
-        if all_near(res):  # one side only: no far lines to split by
-            near, far, gap = sorted(extra), [], 0.0
-        why = disturbed(res, near, far)
-        if why is not None:
-            discarded.append(why)
-            continue
-        r = len(runs)
-        near.append(res["reference_sm"])
-        half = {s: 0 for s in near} | {s: 1 for s in far}
-        if maps and sum(half[s] == maps[0][s] for s in half) < len(half) / 2:
-            half = {s: 1 - h for s, h in half.items()}  # name the halves as the first run did
-        maps.append(half)
-        far_cost = 2 * (np.mean([extra[s] for s in far]) - np.mean([extra[s] for s in near if s in extra])) if far else 0.0
-        runs.append({**res, "near": sorted(near), "far": far, "gap_cycles": gap, "far_line_cycles": far_cost})
-        print(f"run {r}: reference SM {res['reference_sm']}: {len(near)} SMs on its side, {len(far)} on the other; "
-              f"a far line costs about {far_cost:.0f} cycles more (the groups {gap:.0f} cycles apart)", flush=True)
-    agree = all(m == maps[0] for m in maps)
-    halves = [hs for hs in (sorted(s for s, h in maps[0].items() if h == k) for k in (0, 1)) if hs]
+    found = measure(lambda: run_once(kernel, sets, args.lines, sms, flush), args.runs, args.tries)
+    if found is None:
+        return 2
+    halves, agree, discarded = found["halves"], found["runs_agree"], found["discarded"]
     if len(halves) == 1:
         print("every SM read every line near: no L2 halves that this probe can see")
     print(f"halves ({' and '.join(str(len(h)) for h in halves)} SMs); the runs {'agree' if agree else 'DISAGREE'}"
@@ -151,8 +163,7 @@ def main() -> int:
     if args.json:
         doc = {"family": "l2_halves", "context": context.collect(), "lines": args.lines,
                "how": "scripts/l2_halves.py: one block a SM; the reference block reads each other block's set of "
-                      "lines, then that block times two chases through them (clock64, L1 bypassed)",
-               "halves": halves, "runs_agree": agree, "discarded": discarded, "runs": runs}
+                      "lines, then that block times two chases through them (clock64, L1 bypassed)", **found}
         Path(args.json).write_text(json.dumps(doc, indent=1, default=str))
     return 0 if agree else 1
 

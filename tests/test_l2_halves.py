@@ -92,3 +92,37 @@ def test_an_l2_without_halves_is_one_group_and_no_disturbance():
     assert l2_halves.all_near(res)
     assert l2_halves.disturbed(res, sorted(res["first_pass"]), []) is None
     assert not l2_halves.all_near(_measured_run())  # the H200's run has a far side
+
+
+def _stretched(res: dict) -> dict:
+    bad = {**res, "second_pass": dict(res["second_pass"])}
+    bad["second_pass"][min(bad["second_pass"])] *= 20
+    return bad
+
+
+def test_measuring_keeps_quiet_runs_names_their_halves_alike_and_discards_disturbed_ones(capsys):
+    quiet = _measured_run()
+    extra = {s: quiet["first_pass"][s] - quiet["second_pass"][s] for s in quiet["first_pass"]}
+    near = set(l2_halves.split_halves(extra)[0]) | {quiet["reference_sm"]}  # the reference's side
+    other = min(set(extra) - near)  # a reference on the other side: near and far swap
+    base = quiet["second_pass"] | {quiet["reference_sm"]: quiet["second_pass"][other]}
+    seen_from_other = {"reference_sm": other,
+                       "second_pass": {s: b for s, b in base.items() if s != other},
+                       "first_pass": {s: b + (84.5 if s in near else 0.0) for s, b in base.items() if s != other}}
+    results = iter([quiet, _stretched(quiet), seen_from_other])
+    found = l2_halves.measure(lambda: next(results), runs=2, tries=3)
+    assert found is not None and found["runs_agree"]  # the second run's halves take the first's names
+    assert [len(h) for h in found["halves"]] == [66, 66] and len(found["discarded"]) == 1
+    assert "run 1: reference SM" in capsys.readouterr().out
+
+
+def test_measuring_gives_up_after_too_many_disturbed_runs():
+    bad = _stretched(_measured_run())
+    assert l2_halves.measure(lambda: bad, runs=1, tries=3) is None
+
+
+def test_measuring_an_l2_without_halves_gives_one_group_of_every_sm():
+    res = _measured_run()
+    res["first_pass"] = dict(res["second_pass"])  # every line near for every SM
+    found = l2_halves.measure(lambda: res, runs=1, tries=1)
+    assert found is not None and [len(h) for h in found["halves"]] == [132]
