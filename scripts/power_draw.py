@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Sustained throughput, SM clock and board power of the mma.sync ceiling loop, rung 07 and
-cuBLAS at 8192^3, on different input data.
+cuBLAS at 8192^3, on different input data; or of the GEMMs named with --gemms.
 
     PYTHONPATH=src python scripts/power_draw.py --json docs/results/power.json
+    PYTHONPATH=src python scripts/power_draw.py --gemms auto cublas --size 4096 --seconds 3 --repeats 2
 
 Each workload runs back to back for a few seconds while nvidia-smi samples the SM clock and the
 board power every 50 ms; the first 0.8 s of each window (the clock settling) are left out, and
@@ -93,6 +94,10 @@ def main() -> int:
     ap.add_argument("--json", help="write the results here")
     ap.add_argument("--seconds", type=float, default=2.5, help="run time of each workload")
     ap.add_argument("--size", type=int, default=8192)
+    ap.add_argument("--gemms", nargs="+", metavar="KERNEL",
+                    help="instead of the default workloads: these GEMMs in turn at --size^3, bf16, B = W.t() "
+                         "(Linear's layout): 'cublas', 'auto' or a kernel NAME[:P=V,...]")
+    ap.add_argument("--repeats", type=int, default=1, help="times through the --gemms list")
     args = ap.parse_args()
     n = args.size
     sampler = Sampler()
@@ -106,6 +111,12 @@ def main() -> int:
               f"{row.get('clock_mhz', float('nan')):6.0f} MHz  {row.get('power_w', float('nan')):6.1f} W", flush=True)
         time.sleep(1.5)
 
+    if args.gemms:
+        a, w = _operands(n, torch.bfloat16, "N(0,1)")
+        for _ in range(args.repeats):
+            for who in args.gemms:
+                record(f"{who} {n}^3", "bfloat16", "N(0,1)", gemm(who, a, w), 2 * n ** 3)
+        return finish(sampler, rows, args)
     for kind, dtype in (("bf16 m16n8k16", "bfloat16"), ("f16 m16n8k16", "float16")):
         for operands, data in (("constant", "N(0,1), one fragment"), ("random", "N(0,1)")):
             record("mma.sync ceiling loop", dtype, data, *ceiling.loop(kind, operands=operands))
@@ -118,6 +129,19 @@ def main() -> int:
                    2 * n ** 3)
             record(f"cuBLAS {n}^3", name, data, lambda: torch.mm(a, b), 2 * n ** 3)
             del a, b
+    return finish(sampler, rows, args)
+
+
+def gemm(who: str, a: torch.Tensor, w: torch.Tensor) -> Callable[[], Any]:
+    """One call of A @ W.t(): cuBLAS (``cublas``) or warpgemm (``auto``, or NAME[:P=V,...])."""
+    if who == "cublas":
+        return lambda: torch.matmul(a, w.t())
+    name, _, spec = who.partition(":")
+    params = {key: int(v) for key, v in (kv.split("=") for kv in spec.split(",") if kv)}
+    return lambda: warpgemm.matmul(a, w.t(), kernel=name, **params)
+
+
+def finish(sampler: Sampler, rows: list[dict[str, Any]], args: argparse.Namespace) -> int:
     sampler.close()
     doc = {"family": "power", "context": context.collect(), "seconds": args.seconds, "results": rows}
     if args.json:

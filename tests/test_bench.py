@@ -299,3 +299,16 @@ def test_markdown_adds_a_graph_replay_table_for_the_shapes_that_have_one():
     assert "timed again as CUDA-graph replays" in table
     graph_part = table.split("CUDA-graph replays")[1]
     assert "(0.25x)" in graph_part and "(0.25x)" not in table.split("CUDA-graph replays")[0]
+
+
+def test_power_draws_gemm_mode_calls_cublas_or_warpgemm_with_the_named_parameters(monkeypatch):
+    from conftest import load_script
+
+    power_draw = load_script("power_draw")
+    calls = []
+    monkeypatch.setattr(power_draw.warpgemm, "matmul", lambda a, b, kernel, **p: calls.append((kernel, p)))
+    a = w = torch.zeros(2, 2)
+    power_draw.gemm("hopper/06_tma_store_epilogue:CLUSTER=2,HOLD=1", a, w)()
+    power_draw.gemm("auto", a, w)()
+    assert calls == [("hopper/06_tma_store_epilogue", {"CLUSTER": 2, "HOLD": 1}), ("auto", {})]
+    assert torch.equal(power_draw.gemm("cublas", a, w)(), a @ w.t())
