@@ -1,6 +1,13 @@
-"""Shared test set-up: GPU tests skip, with the reason, where there is no CUDA device."""
+"""Shared test set-up: GPU tests skip, with the reason, where there is no CUDA device, and
+tests marked ``measurement`` have the GPU to themselves while they run."""
 
 from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+from pathlib import Path
+from typing import Iterator
 
 import pytest
 
@@ -23,6 +30,49 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if "gpu" in item.keywords:
             item.add_marker(skip)
+
+
+GPU_TURNS = Path(tempfile.gettempdir()) / f"warpgemm-gpu-tests-{os.getuid() if hasattr(os, 'getuid') else 0}"
+"""Where the lock files of :func:`gpu_turn` live: one pair for every test process of this user,
+so that the workers of a parallel run (``pytest -n N``) and separate runs side by side share them."""
+
+
+@contextlib.contextmanager
+def gpu_turn(exclusive: bool, where: Path = GPU_TURNS) -> Iterator[None]:
+    """Hold a turn on the GPU: shared with other tests' turns, or ``exclusive`` (no other test
+    process runs a GPU test meanwhile). A measurement reads the GPU's time or latencies, and
+    another process's kernels, time-sliced in, stretch them: the L2-halves probe, run in a
+    14-worker suite, found all of ten runs disturbed. An exclusive request waits for the shared
+    turns in progress to end and lets no new one start (it holds the gate while it waits), so a
+    steady stream of short tests cannot keep it out. Without ``fcntl`` (not POSIX) the turn is
+    not held."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover
+        yield
+        return
+    where.mkdir(parents=True, exist_ok=True)
+    with open(where / "gate", "a+") as gate, open(where / "turn", "a+") as turn:
+        fcntl.flock(gate, fcntl.LOCK_EX)
+        try:
+            fcntl.flock(turn, fcntl.LOCK_EX if exclusive else fcntl.LOCK_SH)
+        finally:
+            fcntl.flock(gate, fcntl.LOCK_UN)
+        try:
+            yield
+        finally:
+            fcntl.flock(turn, fcntl.LOCK_UN)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item, nextitem):
+    """Every GPU test runs (set-up, call and tear-down) in a turn on the GPU; a ``measurement``
+    test in an exclusive one."""
+    if not HAS_GPU or "gpu" not in item.keywords:
+        yield
+        return
+    with gpu_turn(exclusive="measurement" in item.keywords):
+        yield
 
 
 @pytest.fixture

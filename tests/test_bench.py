@@ -191,6 +191,7 @@ def test_the_ceiling_operands_are_normal_values_of_the_instruction_type():
 
 
 @pytest.mark.gpu
+@pytest.mark.measurement
 def test_interleaved_timing_measures_the_kernel_not_the_hosts_time_to_launch_it():
     import time
 
@@ -212,6 +213,7 @@ def test_interleaved_timing_measures_the_kernel_not_the_hosts_time_to_launch_it(
 
 
 @pytest.mark.gpu
+@pytest.mark.measurement
 def test_the_ceiling_grows_with_independent_work_and_stays_below_the_dense_peak():
     from warpgemm.bench import ceiling
 
@@ -223,6 +225,7 @@ def test_the_ceiling_grows_with_independent_work_and_stays_below_the_dense_peak(
 
 
 @pytest.mark.gpu
+@pytest.mark.measurement
 def test_the_ceiling_on_constant_operands_is_not_slower_than_on_random_ones():
     from warpgemm.bench import ceiling, timing
 
@@ -268,6 +271,7 @@ def test_the_power_table_gives_rate_clock_and_power_per_workload():
 
 
 @pytest.mark.gpu
+@pytest.mark.measurement
 def test_a_run_times_the_ceiling_in_the_rounds_and_reports_each_kernel_against_it():
     choices = [runner.parse_choice("hgemm/07_tuned"), runner.parse_choice("hgemm/08_f16_accumulate")]
     result = runner.run([suites.Case(2048, 2048, 2048)], choices, suite="t", family="hgemm",

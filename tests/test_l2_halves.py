@@ -35,6 +35,7 @@ def test_the_probe_compiles_for_hopper_without_spills():
 
 
 @pytest.mark.gpu
+@pytest.mark.measurement
 def test_on_a_gpu_every_sm_is_in_one_of_two_halves_that_the_runs_agree_on(capsys):
     import sys
 
