@@ -45,7 +45,7 @@ def main() -> int:
         return 2
     l2 = torch.cuda.get_device_properties(0).L2_cache_size
     doc = {"context": context.collect(), "dtype": "bfloat16", "layout": "a row-major, b = W.t()",
-           "method": "interleaved rounds (the bench's), turned order, cold inputs; medians over cycles",
+           "method": "interleaved rounds (the bench's, timing.round_orders), cold inputs; medians over cycles",
            "results": []}
     print(doc["context"]["gpu"], flush=True)
     for m, n, k in args.shapes:

@@ -18,7 +18,7 @@ every launch reads operands cold in L2.
     python scripts/launch_gap.py --events [--shapes 1024x4096x4096 ...] [--reps 30] [--json F]
 
 ``--events`` times cuBLAS and warpgemm as ``warpgemm bench`` does (``timing.interleaved``: events
-around each launch, rounds behind a hold, the order turned every round) under the profiler, and
+around each launch, rounds behind a hold, in a balanced order) under the profiler, and
 sets each launch's event time beside its kernel's duration on the timeline, per candidate and
 per place in the round: what the events add to the kernel, and what going first or second does
 to it, with dependent launches on and off, for ``auto`` and rung 06 in single blocks and in
@@ -162,7 +162,7 @@ def _rotations(text: str, rotations: dict, reps: int) -> list[dict]:
 def events(text: str, reps: int, dependent: list[str]) -> list[dict]:
     """Per candidate and per place in the round (first after the hold, or second), the medians
     of event time, timeline duration and their difference, over ``reps`` cycles of interleaved
-    rounds timed as ``warpgemm bench`` times them (the order turned every round)."""
+    rounds timed as ``warpgemm bench`` times them (``timing.round_orders``)."""
     m, n, k = parse_shape(text)
     sets = cold_sets(m, n, k)
     count = len(sets)
@@ -192,8 +192,9 @@ def events(text: str, reps: int, dependent: list[str]) -> list[dict]:
                 if len(kernels) != rounds * len(pick):
                     raise RuntimeError(f"{len(kernels)} kernels on the timeline for {rounds} rounds of {pick}")
                 row = {"shape": text, "dependent": dep, "pair": pick, "kernels": {}}
+                orders = timing.round_orders(len(pick))
                 for r in range(rounds):
-                    order = pick[r % len(pick):] + pick[:r % len(pick)]
+                    order = [pick[i] for i in orders[r % len(orders)]]
                     for place, label in enumerate(order):
                         kernel = kernels[r * len(pick) + place]
                         cell = row["kernels"].setdefault(f"{label}, {('first', 'second')[place]}",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import collections
 import json
 
 import pytest
@@ -66,7 +67,29 @@ def test_times_and_ratios_are_taken_over_whole_cycles_of_rounds():
     assert timing.paired_ratio(cand, base) == 1.0
 
 
-def test_interleaved_rounds_turn_the_order_so_every_candidate_takes_every_place(monkeypatch):
+@pytest.mark.parametrize("n", range(1, 8))
+def test_a_cycle_of_rounds_gives_every_candidate_every_place_and_every_predecessor_equally_often(n):
+    orders = timing.round_orders(n)
+    assert len(orders) == (2 * n if n % 2 and n > 1 else n)
+    assert all(sorted(order) == list(range(n)) for order in orders)
+    places = collections.Counter((c, place) for order in orders for place, c in enumerate(order))
+    assert set(places.values()) == {len(orders) // n}  # every (candidate, place) pair, equally often
+    follows = collections.Counter(pair for order in orders for pair in zip(order, order[1:]))
+    if n > 1:
+        assert len(follows) == n * (n - 1) and len(set(follows.values())) == 1  # every ordered pair, equally often
+
+
+def test_turning_the_order_by_one_place_keeps_each_candidate_behind_the_same_one():
+    # What the balanced cycle replaces: with three candidates, a turn of one place a round put B
+    # after A and C after B in every round, never the other way.
+    turned = [[(c + r) % 3 for c in range(3)] for r in range(3)]
+    follows = {pair for order in turned for pair in zip(order, order[1:])}
+    assert follows == {(0, 1), (1, 2), (2, 0)}
+    balanced = {pair for order in timing.round_orders(3) for pair in zip(order, order[1:])}
+    assert balanced == {(a, b) for a in range(3) for b in range(3) if a != b}
+
+
+def test_interleaved_rounds_follow_the_balanced_cycle(monkeypatch):
     order = []
 
     class Event:  # each launch's time: its place in the round, in ms
@@ -84,11 +107,13 @@ def test_interleaved_rounds_turn_the_order_so_every_candidate_takes_every_place(
     monkeypatch.setattr(timing, "hold", lambda ms: None)
     monkeypatch.setattr(timing, "_sleep_cycles_per_ms", lambda: 1.0)
     runners = {name: (lambda i, name=name: order.append(name)) for name in "abc"}
-    times = timing.interleaved(runners, 1, min_rounds=2, max_rounds=6, target_seconds=0.0, warmup=0)
-    assert order == list("abc" "bca" "cab" "abc" "bca" "cab")  # two cycles of three rounds
+    times = timing.interleaved(runners, 1, min_rounds=2, max_rounds=12, target_seconds=0.0, warmup=0)
+    cycle = "abc" "bca" "cab" "cba" "acb" "bac"  # the rounds, then the same reversed
+    assert order == list(cycle * 2)  # two cycles of six rounds
     assert {label: t.ms for label, t in times.items()} == {
-        "a": [1.0, 3.0, 2.0] * 2, "b": [2.0, 1.0, 3.0] * 2, "c": [3.0, 2.0, 1.0] * 2}
-    assert all(t.cycle == 3 and t.median_ms == 2.0 for t in times.values())
+        "a": [1.0, 3.0, 2.0, 3.0, 1.0, 2.0] * 2, "b": [2.0, 1.0, 3.0, 2.0, 3.0, 1.0] * 2,
+        "c": [3.0, 2.0, 1.0, 1.0, 2.0, 3.0] * 2}
+    assert all(t.cycle == 6 and t.median_ms == 2.0 for t in times.values())
 
 
 def _result():

@@ -282,9 +282,10 @@ def run(cases: list[Case], choices: list[Choice], *, suite: str, family: str,
         "family": family, "suite": suite, "dtype": _short(dtype), "context": ctx,
         "ceiling": ceilings,
         "method": {
-            "timing": "CUDA events around each call; interleaved rounds, the candidates' order turned by one "
-                      "place each round; a cycle = as many rounds as candidates, so that each takes every place "
-                      f"once; median over cycles (>= {min_rounds}) of the cycle's mean time; "
+            "timing": "CUDA events around each call; interleaved rounds in a balanced order (a Williams "
+                      "design: over a cycle of rounds, as many as candidates, twice as many for an odd count, "
+                      "each candidate takes every place equally often and follows every other equally often); "
+                      f"median over cycles (>= {min_rounds}) of the cycle's mean time; "
                       "ratio = median over cycles of kernel/baseline mean times",
             "cold_inputs": "rotating input sets so each launch reads data evicted from L2 "
                            "(>= 2x L2 of other traffic since its last use)",

@@ -11,12 +11,16 @@ starts on an idle GPU and its events bracket the host's launch latency as well a
 of microseconds: at 4096 x 2048 x 2048 it doubled cuBLAS's time, the baseline going first). With
 it, every launch of the round waits in the queue and its events bracket the kernel alone.
 
-The order of the candidates turns by one place every round, so that in each cycle of rounds
-every candidate takes every place once. A kernel's time depends on its place in the round: on an
-H100, in rounds of cuBLAS and rung 06, whichever ran second took 3-4 us longer at 1024 x 4096 x
-4096 (48 us against 44-45 us on the kernel timeline) and 4-6 us less at 4096^3 (171-175 us
-against 178-182 us), for cuBLAS and rung 06 alike. With a fixed order that bias went into every
-ratio. Times and ratios are therefore taken over whole cycles.
+The rounds' orders make a balanced cycle (:func:`round_orders`): in each cycle of rounds every
+candidate takes every place in the round equally often, and follows every other candidate
+equally often. A kernel's time depends on its place in the round: on an H100, in rounds of cuBLAS
+and rung 06, whichever ran second took 3-4 us longer at 1024 x 4096 x 4096 (48 us against 44-45
+us on the kernel timeline) and 4-6 us less at 4096^3 (171-175 us against 178-182 us), for cuBLAS
+and rung 06 alike. It also depends on the kernel before it, which leaves the L2 full of its
+output, the clock and the power draw where its work put them. An order that only turns by one
+place a round keeps each candidate behind the same one (in rounds of A, B, C: B always after A,
+C after B, A after C), and with a third candidate that bias went into every ratio. Times and
+ratios are therefore taken over whole cycles.
 """
 
 from __future__ import annotations
@@ -36,7 +40,8 @@ Runner = Callable[[int], torch.Tensor]
 @dataclass
 class Timings:
     """One candidate's time in each round (``ms``, in round order), and the rounds in a cycle:
-    over ``cycle`` consecutive rounds, every candidate took every place in the round once."""
+    over ``cycle`` consecutive rounds, every candidate took every place in the round equally often
+    and followed every other candidate equally often (:func:`round_orders`)."""
     label: str
     ms: list[float]
     cycle: int = 1
@@ -94,15 +99,34 @@ def hold(ms: float) -> None:
     torch.cuda._sleep(int(min(ms, 50.0) * _sleep_cycles_per_ms()))
 
 
+def round_orders(n: int) -> list[list[int]]:
+    """The orders of one cycle of rounds for ``n`` candidates: a Williams design, in which every
+    candidate takes every place equally often and follows every other candidate equally often (n
+    rounds for even n; for odd n those and the same rounds reversed, 2n). Row r is the first row
+    0, 1, n - 1, 2, n - 2, ... with r added to each entry, modulo n."""
+    if n < 1:
+        raise ValueError(f"need at least one candidate, got {n}")
+    first, low, high = [0], 1, n - 1
+    while len(first) < n:
+        first.append(low)
+        low += 1
+        if len(first) < n:
+            first.append(high)
+            high -= 1
+    rows = [[(c + r) % n for c in first] for r in range(n)]
+    return rows + [row[::-1] for row in rows] if n % 2 and n > 1 else rows
+
+
 def interleaved(runners: dict[str, Runner], n_sets: int, *, min_rounds: int = 20,
                 max_rounds: int = 200, target_seconds: float = 1.0, warmup: int = 2) -> dict[str, Timings]:
     """Time every runner in interleaved rounds; at least ``min_rounds`` cycles of rounds (a
-    cycle: as many rounds as runners, the order turned by one place each round), more for fast
-    candidates until about ``target_seconds`` of measured time per candidate set, up to
-    ``max_rounds`` rounds where that is more than ``min_rounds`` cycles. Each round waits behind a
-    :func:`hold` twice as long as the host took to enqueue the last one."""
+    cycle: the orders of :func:`round_orders`, one a round), more for fast candidates until about
+    ``target_seconds`` of measured time per candidate set, up to ``max_rounds`` rounds where that
+    is more than ``min_rounds`` cycles. Each round waits behind a :func:`hold` twice as long as the
+    host took to enqueue the last one."""
     labels = list(runners)
-    cycle = len(labels)
+    orders = [[labels[i] for i in row] for row in round_orders(len(labels))]
+    cycle = len(orders)
     slot = 0
     host_ms = 0.0
     for _ in range(warmup):
@@ -121,7 +145,7 @@ def interleaved(runners: dict[str, Runner], n_sets: int, *, min_rounds: int = 20
         events = []
         hold(2 * host_ms + 0.05)
         t0 = time.perf_counter()
-        for label in labels[r % cycle:] + labels[:r % cycle]:
+        for label in orders[r % cycle]:
             start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
             start.record()
             runners[label](slot % n_sets)
