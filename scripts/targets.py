@@ -170,6 +170,9 @@ def history(results: Path) -> dict[str, Any]:
                                "date": ctx["date"], "driver": ctx.get("driver"), "torch": ctx.get("torch")}
         if run == "targets_fixed_order":
             row["note"] = "cuBLAS first in every round, the order the benchmark had before it turned the order"
+        elif "balanced" in found["square"].get("method", {}).get("timing", ""):
+            row["note"] = ("the rounds in a balanced order, every candidate after every other equally often; the runs "
+                           "before turned the order by one place a round, which kept each candidate behind the same one")
         row.update(_square_figures(found["square"]))
         if "square_fp16" in found:
             row["median_fp16"] = _square_figures(found["square_fp16"]).get("median")

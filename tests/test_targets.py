@@ -86,6 +86,21 @@ def test_the_history_is_a_row_a_run_oldest_first_with_each_met_target_in_bold(tm
     assert second.endswith("| **1.0020x** |  |")  # the llm median from 1024 rows; no model run
 
 
+def test_the_history_marks_each_kind_of_run_with_its_own_note(tmp_path):
+    t = _targets()
+    fixed = _square_run("NVIDIA H100 80GB HBM3", "aaaaaaa", "2026-01-01", 1.0)
+    balanced = {**_square_run("NVIDIA H200", "ccccccc", "2026-01-03", 1.0),
+                "method": {"timing": "interleaved rounds in a balanced order"}}
+    for name, content in {"targets_fixed_order_hopper_square_auto_h100.json": fixed,
+                          "targets_run2_hopper_square_auto_h200.json": _square_run("NVIDIA H200", "bbbbbbb", "2026-01-02", 1.0),
+                          "targets_run3_hopper_square_auto_h200.json": balanced}.items():
+        (tmp_path / name).write_text(json.dumps(content))
+    table = report.markdown_table(t.history(tmp_path)).splitlines()
+    runs = [line.split("|")[1].strip() for line in table[2:5]]
+    assert runs == ["fixed order*", "run 2", "run 3†"]
+    assert "*: cuBLAS first in every round" in table[-1] and "†: the rounds in a balanced order" in table[-1]
+
+
 def test_the_history_is_written_for_the_tables_and_an_empty_folder_is_an_error(tmp_path, capsys):
     t = _targets()
     out = tmp_path / "history.json"

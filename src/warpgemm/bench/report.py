@@ -168,6 +168,8 @@ def targets_history_table(result: dict[str, Any]) -> str:
             return ""
         return f"**{text}**" if row[key] >= target else text
 
+    notes = sorted({r["note"] for r in result["rows"] if r.get("note")})
+    marks = dict(zip(notes, ("*", "†", "‡", "§")))
     lines = ["| run | GPU | commit | square median bf16 / fp16 | 4096^3 bf16 (TFLOP/s; cuBLAS) "
              "| 8192^3 bf16, of the peak (cuBLAS) | llm median, M >= 1024 | prefill |",
              "|---|---|---|---:|---:|---:|---:|---:|"]
@@ -185,16 +187,15 @@ def targets_history_table(result: dict[str, Any]) -> str:
             prefill += f" ({r['prefill_interval'][0]:.3f}-{r['prefill_interval'][1]:.3f})"
         gpu = r["gpu"].removeprefix("NVIDIA ")
         run = r["run"].removeprefix("targets_").replace("run", "run ") if r["run"] != "targets" else "run 1"
-        run = run.replace("_", " ") + ("*" if r.get("note") else "")
+        run = run.replace("_", " ") + marks.get(r.get("note"), "")
         lines.append(f"| {run} | {gpu} | {r['commit'].split()[0]} {r['date'][:10]} | {square} | {r4096} | {p8192} "
                      f"| {fig(r, 'llm_median', 1.0, format(r.get('llm_median', 0), '.4f') + 'x')} | {prefill} |")
     lines.append("")
-    notes = sorted({r["note"] for r in result["rows"] if r.get("note")})
     lines.append("x cuBLAS in the same run (`warpgemm bench hopper --kernels auto`, events; the prefill: "
                  "`warpgemm bench model`, the unpatched model, with a bootstrap 95% interval), in bold where "
                  f"the target holds: square medians and the llm median >= 1.00x, 4096^3 >= 1.03x, 8192^3 >= 80% "
                  f"of {peak:.0f} TFLOP/s, the prefill >= 1.0x. Each run's files are "
-                 "docs/results/targets*_<suite>_<gpu>.json." + "".join(f" *: {n}." for n in notes))
+                 "docs/results/targets*_<suite>_<gpu>.json." + "".join(f" {marks[n]}: {n}." for n in notes))
     return "\n".join(lines)
 
 
