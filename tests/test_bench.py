@@ -341,3 +341,15 @@ def test_power_draws_gemm_mode_calls_cublas_or_warpgemm_with_the_named_parameter
     power_draw.gemm("auto", a, w)()
     assert calls == [("hopper/06_tma_store_epilogue", {"CLUSTER": 2, "HOLD": 1}), ("auto", {})]
     assert torch.equal(power_draw.gemm("cublas", a, w)(), a @ w.t())
+
+
+def test_the_method_ab_script_swaps_one_part_of_the_method_and_puts_it_back():
+    from conftest import load_script
+
+    ab = load_script("bench_method_ab")
+    balanced, kinds = timing.round_orders, runner._ceiling_kinds
+    with ab._variant("order", "turned"):
+        assert timing.round_orders(3) == [[0, 1, 2], [1, 2, 0], [2, 0, 1]]  # each always behind the same one
+    with ab._variant("ceiling", "without it"):
+        assert runner._ceiling_kinds([runner.parse_choice("auto")], torch.bfloat16) == []
+    assert (timing.round_orders, runner._ceiling_kinds) == (balanced, kinds)
