@@ -112,7 +112,8 @@ def tune(name: str, m: int, n: int, k: int, *, dtype: Any = None, out_dtype: Any
     """Time every candidate of kernel ``name`` on an (m, n, k) problem on this GPU, remember the
     fastest (when ``save``), and return it with the whole trial list. Every candidate is checked
     and timed roughly; the ``finalists`` fastest, and the rules' choice, are then timed in ``runs``
-    interleaved rounds. ``space`` limits the search to these parameter choices (default:
+    cycles of interleaved rounds (a cycle: ``bench.timing.round_orders``, in which each takes every
+    place and follows every other equally often). ``space`` limits the search to these parameter choices (default:
     :func:`candidates`, and :func:`rule_choice` where ``kernel="auto"`` runs this kernel for the
     problem; those that would copy a B in ``b_layout`` first are left out)."""
     import torch
@@ -148,14 +149,14 @@ def tune(name: str, m: int, n: int, k: int, *, dtype: Any = None, out_dtype: Any
         return timing.capture(lambda _: matmul(a, b, kernel=name, out=out, **p), _BATCH)
 
     def replay_ms(graphs: list[torch.cuda.CUDAGraph], rounds: int) -> list[float]:
-        # Median time per launch of each graph over `rounds` interleaved rounds.
+        # Median time per launch of each graph over `rounds` cycles of interleaved rounds.
         times = timing.interleaved({str(j): (lambda _, g=g: g.replay()) for j, g in enumerate(graphs)}, 1,
                                    min_rounds=rounds, max_rounds=rounds, warmup=0)
         return [t.median_ms / _BATCH for t in times.values()]
 
     # Pass 1: every candidate is checked against the reference and timed roughly (one replay).
-    # Pass 2 times the `finalists` fastest properly: `runs` rounds in which each finalist takes a
-    # turn, so that the GPU's clock and temperature drift over the pass hits them all alike.
+    # Pass 2 times the `finalists` fastest properly: `runs` cycles of rounds in which each finalist
+    # takes a turn, so that the GPU's clock and temperature drift over the pass hits them all alike.
     rough: list[tuple[dict[str, int], float]] = []
     for i, p in enumerate(cands):
         try:
