@@ -45,12 +45,12 @@ def _run(tmp_path, requests: list[tuple[bool, float, float]]) -> list[tuple[floa
 
 
 def test_shared_turns_run_side_by_side(tmp_path):
-    (_, got1, back1), (_, got2, _) = _run(tmp_path, [(False, 0.0, 0.6), (False, 0.1, 0.1)])
+    (_, got1, back1), (_, got2, _) = _run(tmp_path, [(False, 0.0, 1.0), (False, 0.25, 0.1)])
     assert got1 < got2 < back1  # the second started while the first still held its turn
 
 
 def test_an_exclusive_turn_waits_for_the_shared_turns_in_progress(tmp_path):
-    (_, _, back1), (asked2, got2, _) = _run(tmp_path, [(False, 0.0, 0.5), (True, 0.1, 0.1)])
+    (_, _, back1), (asked2, got2, _) = _run(tmp_path, [(False, 0.0, 0.8), (True, 0.25, 0.1)])
     assert asked2 < back1 <= got2
 
 
@@ -58,5 +58,5 @@ def test_no_shared_turn_starts_while_an_exclusive_one_waits(tmp_path):
     # A test holds a shared turn; a measurement asks for the GPU; then another test asks: it
     # waits for the measurement, though the GPU is only shared when it asks.
     (_, _, back1), (_, got2, back2), (asked3, got3, _) = _run(
-        tmp_path, [(False, 0.0, 0.6), (True, 0.1, 0.3), (False, 0.2, 0.1)])
+        tmp_path, [(False, 0.0, 1.0), (True, 0.25, 0.3), (False, 0.5, 0.1)])
     assert back1 <= got2 and asked3 < back1 and back2 <= got3
