@@ -349,6 +349,16 @@ def test_the_h200_rules_choices_for_2_to_32_rows_are_correct_on_ragged_weights(m
 
 
 @needs_hopper
+@pytest.mark.parametrize("m,n,k", [(113, 2049, 4093), (120, 4095, 520), (127, 3001, 8191), (128, 4096, 14337),
+                                   (128, 2048, 64)])
+def test_the_h200_rules_choice_for_113_to_128_rows_is_correct_on_ragged_weights(m, n, k):
+    # 64-row tiles of W, two tiles of tokens (the second ragged), seven stages, the split last wave.
+    rule = dispatch.choose(90, "bfloat16", 128, 4096, 4096, layouts=("row", "col"), device="NVIDIA H200")
+    assert rule.kernel == WGMMA and rule.params["BM"] == 64
+    _check_wgmma_with_bias(m, n, k, rule.params)
+
+
+@needs_hopper
 @pytest.mark.parametrize("b_layout", ["col", "row"])
 @pytest.mark.parametrize("stagger", [2, 8])
 @pytest.mark.parametrize("m,n,k", [(17, 4096, 4096), (64, 300, 1000), (5, 129, 8193)])

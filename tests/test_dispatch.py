@@ -134,14 +134,49 @@ def test_three_to_eight_rows_of_a_narrow_weight_with_a_long_k_stagger_their_walk
     assert rule.params == {"BM": 64, "BK": 128, "STAGES": 8, "IN_FLIGHT": 1, "SPLITS": 1, "STAGGER": 8}
 
 
+_H200_128_ROWS = {"BM": 64, "BK": 128, "STAGES": 7, "IN_FLIGHT": 1, "SPLITS": 1}
+
+
+@pytest.mark.parametrize("m,n,k", [
+    # docs/results/decode_sweep_m128_h200.json: 1.03x cuBLAS against 0.87x, 0.95x against 0.92x
+    (128, 4096, 4096), (128, 4096, 14336),
+    # decode_m128_rule_check_h200.json, shapes it was not drawn from: 1.10x against 0.86x, 0.88x
+    # against 0.74x, 1.03x against 0.78x, 1.03x against 0.99x, 0.96x against 0.93x
+    (128, 2048, 4096), (120, 3072, 4096), (120, 4096, 2048), (120, 4096, 8192), (128, 4096, 11008)])
+def test_the_h200_takes_64_row_tiles_of_w_at_113_to_128_rows_of_narrow_weights(m, n, k):
+    for dtype in ("bfloat16", "float16"):
+        rule = dispatch.choose(90, dtype, m, n, k, layouts=("row", "col"), device="NVIDIA H200")
+        assert rule.kernel == "decode/02_swap_ab_wgmma" and rule.params == _H200_128_ROWS and rule.device == "H200"
+    h100 = dispatch.choose(90, "bfloat16", m, n, k, layouts=("row", "col"), device="NVIDIA H100 80GB HBM3")
+    assert h100.params == {"BM": 128, "BK": 128, "STAGES": 4, "IN_FLIGHT": 1}  # the H100 keeps its own
+    row_b = dispatch.choose(90, "bfloat16", m, n, k, layouts=("row", "row"), device="NVIDIA H200")
+    assert row_b.params != _H200_128_ROWS  # measured in the Linear layout only
+
+
+@pytest.mark.parametrize("m,n,k", [
+    (112, 4096, 11008),   # 0.93x against 0.94x: from 112 rows down it lost at some shapes
+    (104, 4096, 8192),    # 0.90x against 0.93x
+    (96, 4096, 14336),    # 0.71x against 0.87x
+    (128, 6144, 4096),    # 0.76x against 0.85x: 96 tiles of 64 rows a token tile, 192 blocks
+    (128, 8192, 8192),    # 0.81x against 0.89x
+    (128, 4096, 16384),   # past decode/02's K
+    (128, 4096, 4096)])   # (the H100: its own rule)
+def test_the_h200_keeps_the_h100s_choice_outside_the_rows_and_widths_measured(m, n, k):
+    device = "NVIDIA H100 80GB HBM3" if (m, n, k) == (128, 4096, 4096) else "NVIDIA H200"
+    rule = dispatch.choose(90, "bfloat16", m, n, k, layouts=("row", "col"), device=device)
+    assert rule.params != _H200_128_ROWS
+
+
 def _as_on_the_h100(m: int, n: int, k: int, h100_rule: dispatch.Rule) -> bool:
     """Whether an H200 runs the H100 SXM's choice for an M x N x K bf16 Linear problem: the rules
     measured on the H100 SXM from 65 rows serve the H200 too (both have 132 SMs; on an H200 they
     were level or faster at every shape of the square and llm suites,
     docs/results/hopper_rules_as_h100_h200.json), except where the H200 takes 128 x 176 tiles
-    (384 to 1024 rows, and clusters of them from 2048, where they fill the waves: rules of its
-    own)."""
+    (384 to 1024 rows, and clusters of them from 2048, where they fill the waves) and, at 113-128
+    rows with N of 2048-4096, decode/02's 64-row tiles of W: rules of its own."""
     h200 = dispatch.choose(90, "bfloat16", m, n, k, layouts=("row", "col"), device="NVIDIA H200")
+    if 113 <= m <= 128 and 2048 <= n <= 4096 and k <= 16383:
+        return h200.params == _H200_128_ROWS
     if 384 <= m <= 1024 and n > 4096 and dispatch.fuller_waves_at_bn176(m, n, k):
         return h200.params == {"BN": 176}
     if m >= 2048 and n > 4096 and dispatch.fuller_cluster_waves_at_bn176(m, n, k):

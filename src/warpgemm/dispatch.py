@@ -376,6 +376,23 @@ RULES: tuple[Rule, ...] = (
     # float32 with TF32 allowed.
     Rule("sgemm/08_tf32_mma", "float32", capability=(80, INF), precision="tf32",
          note="the TF32 tensor-core rung"),
+    # fp16 / bf16 with 113-128 rows and N of 2048-4096 in the Linear layout on the H200: decode/02
+    # with 64-row tiles of W, seven stages, a k-tile of wgmma in flight and the last wave split.
+    # Two 64-token tiles (the second at least three quarters full) on N / 64 tiles of W make 64-128
+    # blocks, where the 128-row tiles of the H100's rule below make half as many. Swept on an H200
+    # (scripts/decode_sweep.py, graph replays, cold weights, two placements each, x cuBLAS;
+    # docs/results/decode_sweep_m128_h200.json): 128 x 4096 x 4096 1.03x against 0.87x for the rule
+    # below, 128 x 4096 x 14336 0.95x against 0.92x; at 96 rows and at N of 6144 and 8192 the rule
+    # below stayed ahead. Checked on shapes it was not drawn from
+    # (docs/results/decode_m128_rule_check_h200.json): at 120 and 128 rows faster at all ten
+    # (2048 x 4096 1.09x-1.10x against 0.85x-0.86x, 3072 x 4096 0.88x-0.90x against 0.74x, 4096 x
+    # 2048 1.01x-1.03x against 0.75x-0.78x, 4096 x 8192 1.03x against 0.97x-0.99x, 4096 x 11008
+    # 0.96x against 0.93x-0.94x); at 112 rows faster at three of five, level at 4096 x 8192 and
+    # 0.8% slower at 4096 x 11008; at 80-104 rows slower at most shapes.
+    *(Rule("decode/02_swap_ab_wgmma", dt, capability=(90, 90), layouts=_LINEAR, m=(113, 128), n=(2048, 4096),
+           k=(0, 16383), params={"BM": 64, "BK": 128, "STAGES": 7, "IN_FLIGHT": 1, "SPLITS": 1}, device=_H200,
+           note="measured on an H200 by scripts/decode_sweep.py (docs/results/decode_sweep_m128_h200.json)")
+      for dt in ("bfloat16", "float16")),
     # fp16 / bf16 with 65-192 rows in the Linear layout on the H100 SXM: decode/02 (swap AB, W on
     # wgmma's M side, the tokens in tiles of 64 on its N side) with 128-row tiles of W, rather
     # than the Hopper ladder's 128 x 128 tiles, whose one or two tile-rows leave the SMs short of
