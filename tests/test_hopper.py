@@ -406,6 +406,8 @@ def test_176_wide_tiles_take_a_row_major_b_as_a_column_major_copy():
     from warpgemm import api
 
     spec = catalog.get("hopper/06_tma_store_epilogue")
+    assert spec.b_layouts_read("row", {**spec.params, **NARROW}) == {"col"}
+    assert spec.b_layouts_read("row", spec.params) == spec.b_layouts_read("row") == {"row", "col"}
     a, b = torch.randn(8, 64).to(torch.bfloat16), torch.randn(64, 32).to(torch.bfloat16)  # both row-major
     _, ob = api._operands(spec, a, b, ("row", 64), ("row", 32), {**spec.params, **NARROW})
     assert ob.layout == "col" and ob.copied and torch.equal(ob.tensor, b)

@@ -376,10 +376,7 @@ def _operands(spec: KernelSpec, a: torch.Tensor, b: torch.Tensor, la: tuple[str,
     """A and B as the kernel reads them (with ``params``, where they narrow B's layouts): in place
     where their layout (``la``, ``lb``: what ``detect`` found) and alignment allow."""
     oa = prepare(a, spec.a_layouts, spec.align_elems, la)
-    b_layouts = spec.b_layouts[oa.layout]
-    if spec.b_layouts_of is not None and params is not None:
-        b_layouts = b_layouts & (spec.b_layouts_of(params) or b_layouts)
-    ob = prepare(b, b_layouts, spec.align_elems, lb)
+    ob = prepare(b, spec.b_layouts_read(oa.layout, params), spec.align_elems, lb)
     return oa, ob
 
 

@@ -294,6 +294,13 @@ class KernelSpec:
             p[key] = value
         return p
 
+    def b_layouts_read(self, a_layout: str, params: Params | None = None) -> frozenset[str]:
+        """The layouts of B the kernel reads in place after an A in ``a_layout``: with ``params``,
+        only those they read (``b_layouts_of``); a B in another layout is copied first."""
+        layouts = self.b_layouts[a_layout]
+        narrowed = self.b_layouts_of(params) if self.b_layouts_of is not None and params is not None else None
+        return layouts if narrowed is None else layouts & narrowed
+
     def fill_shape_params(self, p: dict[str, int], explicit: Mapping[str, int], m: int, n: int,
                           k: int) -> dict[str, int]:
         """``p`` with the parameters that follow from an M x N x K problem (``shape_params``) set,

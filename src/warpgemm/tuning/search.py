@@ -21,20 +21,20 @@ from .table import Problem, remember
 _BATCH = 5
 
 
-def candidates(spec: KernelSpec, b_layout: str | None = None) -> list[dict[str, int]]:
+def candidates(spec: KernelSpec, b_layout: str | None = None, a_layout: str = "row") -> list[dict[str, int]]:
     """Every combination of the spec's tuning space that its ``valid`` predicate accepts; with
-    ``b_layout``, only those that read a B in that layout in place (``KernelSpec.b_layouts_of``:
-    rung 06's 128 x 176 tiles read a column-major B only, and would time a copy of any other)."""
+    ``b_layout``, less those that would copy a B the kernel otherwise reads in place after an A in
+    ``a_layout`` (``KernelSpec.b_layouts_read``: rung 06's 128 x 176 tiles read a column-major B
+    only, and would time a copy of any other)."""
     names = list(spec.tuning)
+    in_place = b_layout is not None and b_layout in spec.b_layouts[a_layout]
     out = []
     for values in itertools.product(*(spec.tuning[n] for n in names)):
         p = spec.resolve(dict(zip(names, values)))
         if spec.valid is not None and not spec.valid(p):
             continue
-        if b_layout is not None and spec.b_layouts_of is not None:
-            reads = spec.b_layouts_of(p)
-            if reads is not None and b_layout not in reads:
-                continue
+        if in_place and b_layout not in spec.b_layouts_read(a_layout, p):
+            continue
         out.append(p)
     return out
 
@@ -113,13 +113,13 @@ def tune(name: str, m: int, n: int, k: int, *, dtype: Any = None, out_dtype: Any
     fastest (when ``save``), and return it with the whole trial list. Every candidate is checked
     and timed roughly; the ``finalists`` fastest, and the rules' choice, are then timed in ``runs``
     cycles of interleaved rounds (a cycle: ``bench.timing.round_orders``, in which each takes every
-    place and follows every other equally often). ``space`` limits the search to these parameter choices (default:
-    :func:`candidates`, and :func:`rule_choice` where ``kernel="auto"`` runs this kernel for the
-    problem; those that would copy a B in ``b_layout`` first are left out)."""
+    place and follows every other equally often). ``space`` limits the search to these parameter
+    choices (default: :func:`candidates`, and :func:`rule_choice` where ``kernel="auto"`` runs this
+    kernel for the problem; those that would copy a B in ``b_layout`` first are left out)."""
     import torch
 
     spec = catalog.get(name)
-    cands = candidates(spec, b_layout) if space is None else [spec.resolve(p) for p in space]
+    cands = candidates(spec, b_layout, a_layout) if space is None else [spec.resolve(p) for p in space]
     if not cands:
         raise ValueError(f"tune {name}: the search space is empty")
     require_device("tuning")
