@@ -5,7 +5,8 @@ candidates and cuBLAS interleaved. Prints, per shape, cuBLAS and the fastest cho
 timing with its context as JSON.
 
     python scripts/decode_sweep.py [--kernel decode/02_swap_ab_wgmma] [--ms 1 16 32 64]
-        [--nk 4096x4096 14336x4096] [--space "BM=64,128;STAGES=4,8"] [--json out.json]
+        [--nk 4096x4096 14336x4096] [--space "BM=64,128;STAGES=4,8" | --cands BM=64,STAGES=8 ...]
+        [--json out.json]
 
 Candidates also run ``kernel="auto"`` (the shipped choice) in the same rounds. With
 ``--replicates R`` every candidate (cuBLAS and auto too) runs on R sets of weight copies of its own
@@ -42,6 +43,8 @@ def main() -> int:
     ap.add_argument("--nk", nargs="+", default=["4096x4096", "14336x4096", "4096x14336", "8192x8192"])
     ap.add_argument("--space", default=None,
                     help="parameter values to try, NAME=v,v;NAME=v,... (default: the kernel's tuning space)")
+    ap.add_argument("--cands", nargs="+", default=None,
+                    help="explicit candidates instead of a space, each NAME=v,NAME=v,...")
     ap.add_argument("--rounds", type=int, default=15)
     ap.add_argument("--replicates", type=int, default=1,
                     help="weight placements per candidate, each on copies of its own (default 1)")
@@ -49,12 +52,15 @@ def main() -> int:
     args = ap.parse_args()
     kernel = args.kernel
     spec = catalog.get(kernel)
-    if args.space:
+    if args.cands:
+        cands = [{kv.split("=")[0]: int(kv.split("=")[1]) for kv in c.split(",")} for c in args.cands]
+    elif args.space:
         space = {kv.split("=")[0]: [int(v) for v in kv.split("=")[1].split(",")] for kv in args.space.split(";")}
     else:
         space = {name: list(values) for name, values in spec.tuning.items()}
-    names = list(space)
-    cands = [dict(zip(names, vals)) for vals in itertools.product(*space.values())]
+    if not args.cands:
+        names = list(space)
+        cands = [dict(zip(names, vals)) for vals in itertools.product(*space.values())]
 
     def shaped(p, m, n, k):
         return spec.resolve({**(spec.shape_params(m, n, k) if spec.shape_params else {}), **p})

@@ -138,11 +138,13 @@ _H200_128_ROWS = {"BM": 64, "BK": 128, "STAGES": 7, "IN_FLIGHT": 1, "SPLITS": 1}
 
 
 @pytest.mark.parametrize("m,n,k", [
-    # docs/results/decode_sweep_m128_h200.json: 1.03x cuBLAS against 0.87x, 0.95x against 0.92x
-    (128, 4096, 4096), (128, 4096, 14336),
+    # docs/results/decode_sweep_m128_h200.json: 1.03x cuBLAS against 0.87x (at 128 x 4096 x 14336
+    # 0.95x against 0.92x, where rung 06's 128 x 64 tiles now run 1.00x, below)
+    (128, 4096, 4096),
     # decode_m128_rule_check_h200.json, shapes it was not drawn from: 1.10x against 0.86x, 0.88x
-    # against 0.74x, 1.03x against 0.78x, 1.03x against 0.99x, 0.96x against 0.93x
-    (128, 2048, 4096), (120, 3072, 4096), (120, 4096, 2048), (120, 4096, 8192), (128, 4096, 11008)])
+    # against 0.74x, 1.03x against 0.78x, 1.03x against 0.99x (from K = 11008 at N = 4096, rung
+    # 06's 128 x 64 tiles, below)
+    (128, 2048, 4096), (120, 3072, 4096), (120, 4096, 2048), (120, 4096, 8192), (113, 4096, 11007)])
 def test_the_h200_takes_64_row_tiles_of_w_at_113_to_128_rows_of_narrow_weights(m, n, k):
     for dtype in ("bfloat16", "float16"):
         rule = dispatch.choose(90, dtype, m, n, k, layouts=("row", "col"), device="NVIDIA H200")
@@ -154,14 +156,14 @@ def test_the_h200_takes_64_row_tiles_of_w_at_113_to_128_rows_of_narrow_weights(m
 
 
 @pytest.mark.parametrize("m,n,k", [
-    (112, 4096, 11008),   # 0.93x against 0.94x: from 112 rows down it lost at some shapes
+    (112, 4096, 8192),    # 0.93x against 0.94x at 112 x 4096 x 11008: from 112 rows down it lost
     (104, 4096, 8192),    # 0.90x against 0.93x
     (96, 4096, 14336),    # 0.71x against 0.87x
     (128, 6144, 4096),    # 0.76x against 0.85x: 96 tiles of 64 rows a token tile, 192 blocks
     (128, 8192, 8192),    # 0.81x against 0.89x
     (128, 4096, 16384),   # past decode/02's K
     (128, 4096, 4096)])   # (the H100: its own rule)
-def test_the_h200_keeps_the_h100s_choice_outside_the_rows_and_widths_measured(m, n, k):
+def test_the_h200_takes_decode_02s_64_row_tiles_of_w_only_inside_the_rows_and_widths_measured(m, n, k):
     device = "NVIDIA H100 80GB HBM3" if (m, n, k) == (128, 4096, 4096) else "NVIDIA H200"
     rule = dispatch.choose(90, "bfloat16", m, n, k, layouts=("row", "col"), device=device)
     assert rule.params != _H200_128_ROWS
@@ -173,8 +175,12 @@ def _as_on_the_h100(m: int, n: int, k: int, h100_rule: dispatch.Rule) -> bool:
     were level or faster at every shape of the square and llm suites,
     docs/results/hopper_rules_as_h100_h200.json), except where the H200 takes 128 x 176 tiles
     (384 to 1024 rows, and clusters of them from 2048, where they fill the waves) and, at 113-128
-    rows with N of 2048-4096, decode/02's 64-row tiles of W: rules of its own."""
+    rows with N of 2048-4096, decode/02's 64-row tiles of W, and at 65-192 rows rung 06 in tiles of
+    64 rows with deep rings where they were measured faster: rules of its own."""
     h200 = dispatch.choose(90, "bfloat16", m, n, k, layouts=("row", "col"), device="NVIDIA H200")
+    own = _h200_rung_06_at_65_to_192_rows(m, n, k)
+    if own is not None:
+        return h200.params == own
     if 113 <= m <= 128 and 2048 <= n <= 4096 and k <= 16383:
         return h200.params == _H200_128_ROWS
     if 384 <= m <= 1024 and n > 4096 and dispatch.fuller_waves_at_bn176(m, n, k):
@@ -182,6 +188,76 @@ def _as_on_the_h100(m: int, n: int, k: int, h100_rule: dispatch.Rule) -> bool:
     if m >= 2048 and n > 4096 and dispatch.fuller_cluster_waves_at_bn176(m, n, k):
         return h200.params == {"BN": 176, "CLUSTER": 2}
     return h200 is h100_rule
+
+
+def _h200_rung_06_at_65_to_192_rows(m: int, n: int, k: int) -> dict | None:
+    """The H200's choice of rung 06 for an M x N x K Linear problem at 65-192 rows, by the buckets
+    measured (N and K as the sweep and its check bound them), or None outside them."""
+    if k > 16383:
+        return None
+    long_k_4096 = n == 4096 and k >= 11008
+    if 129 <= m <= 192 and (6144 <= n <= 16384 or long_k_4096):
+        return dispatch._H200_64X192
+    if 65 <= m <= 128 and long_k_4096:
+        return dispatch._H200_128X128_S6 if m <= 96 else dispatch._H200_128X64_S8
+    if 65 <= m <= 128 and 5120 <= n <= 8192:
+        return dispatch._H200_64X128_C2
+    if 65 <= m <= 96 and 12288 <= n <= 16384:
+        return dispatch._H200_64X256_C2
+    return None
+
+
+_H200_65_TO_192_ROWS = {
+    # docs/results/m65_192_sweep2_h200.json, x cuBLAS in graph replays of cold weights, against
+    # the rules before in the same rounds: 1.10x against 0.88x, 1.03x against 0.88x, 0.87x against
+    # 0.71x; 1.01x against 0.87x, 0.90x against 0.84x; 0.94x against 0.82x; 0.89x against 0.79x;
+    # 1.00x against 0.94x
+    (176, 6144, 4096): dispatch._H200_64X192, (192, 8192, 8192): dispatch._H200_64X192,
+    (192, 14336, 4096): dispatch._H200_64X192,
+    (112, 8192, 8192): dispatch._H200_64X128_C2, (128, 6144, 4096): dispatch._H200_64X128_C2,
+    (80, 14336, 4096): dispatch._H200_64X256_C2,
+    (80, 4096, 14336): dispatch._H200_128X128_S6,
+    (128, 4096, 14336): dispatch._H200_128X64_S8,
+    # m65_192_rule_check_h200.json, shapes they were not drawn from: 0.66x against 0.52x, 0.79x
+    # against 0.64x; 0.77x against 0.64x, 1.06x against 0.93x, 0.76x against 0.69x; 0.89x against
+    # 0.70x, 0.96x against 0.89x; 0.87x against 0.79x; 1.04x against 0.97x
+    (136, 7168, 4096): dispatch._H200_64X192, (152, 4096, 11008): dispatch._H200_64X192,
+    (72, 7168, 4096): dispatch._H200_64X128_C2, (120, 8192, 2048): dispatch._H200_64X128_C2,
+    (88, 5120, 5120): dispatch._H200_64X128_C2,
+    (72, 12288, 4096): dispatch._H200_64X256_C2, (88, 16384, 4096): dispatch._H200_64X256_C2,
+    (72, 4096, 11008): dispatch._H200_128X128_S6,
+    (120, 4096, 11008): dispatch._H200_128X64_S8,
+}
+"""Shapes in the H200's rules for rung 06 at 65-192 rows, with the choice each gets."""
+
+
+@pytest.mark.parametrize("m,n,k", list(_H200_65_TO_192_ROWS))
+def test_the_h200_takes_rung_06_in_64_row_tiles_with_deep_rings_at_65_to_192_rows(m, n, k):
+    for dtype in ("bfloat16", "float16"):
+        rule = dispatch.choose(90, dtype, m, n, k, layouts=("row", "col"), device="NVIDIA H200")
+        assert rule.kernel == "hopper/06_tma_store_epilogue" and rule.device == "H200"
+        assert rule.params == _H200_65_TO_192_ROWS[(m, n, k)] == _h200_rung_06_at_65_to_192_rows(m, n, k)
+    # the H100 keeps its own (not measured there), and so do the other layouts
+    h100 = dispatch.choose(90, "bfloat16", m, n, k, layouts=("row", "col"), device=H100)
+    assert h100.params != rule.params
+    row_b = dispatch.choose(90, "bfloat16", m, n, k, layouts=("row", "row"), device="NVIDIA H200")
+    assert row_b.params != rule.params
+
+
+@pytest.mark.parametrize("m,n,k", [
+    (184, 2048, 4096),    # 64 x 192 tiles 0.68x against 0.79x
+    (136, 3072, 4096),    # 0.61x against 0.64x
+    (168, 5120, 5120),    # level (0.85x both)
+    (150, 4096, 4096),    # N = 4096 measured only with K from 11008
+    (112, 14336, 4096),   # clusters of 64 x 256: 0.95x against 0.96x from 104 rows
+    (120, 4096, 8192),    # decode/02's 64-row tiles (1.03x), below the K where 128 x 64 tiles won
+    (120, 3072, 4096),    # the same (0.88x against 0.75x-0.80x)
+    (192, 28672, 8192),   # wider than measured
+    (128, 8192, 28672),   # longer K than measured
+    (193, 6144, 4096), (64, 6144, 4096)])  # outside the rows
+def test_the_h200_keeps_its_other_choices_outside_the_65_to_192_row_buckets_measured(m, n, k):
+    rule = dispatch.choose(90, "bfloat16", m, n, k, layouts=("row", "col"), device="NVIDIA H200")
+    assert rule.params not in _H200_65_TO_192_ROWS.values() and _h200_rung_06_at_65_to_192_rows(m, n, k) is None
 
 
 @pytest.mark.parametrize("m,n,k", [

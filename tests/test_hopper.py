@@ -19,7 +19,7 @@ import subprocess
 import pytest
 
 import warpgemm
-from warpgemm import catalog
+from warpgemm import catalog, dispatch
 from warpgemm.catalog import hopper
 from warpgemm.layout import Swizzle
 from warpgemm.runtime import tensor_map
@@ -133,6 +133,22 @@ def test_128_x_192_tiles_compile_in_every_layout_without_spills_or_serialised_wg
     k = warpgemm.compile("hopper/06_tma_store_epilogue", "sm_90a", a_layout=la, b_layout=lb, BN=192)
     assert k.spill_bytes == 0 and k.stack_bytes == 0, k.log
     assert not re.search(r"C75\d\d|wgmma.*serializ", k.log), k.log
+
+
+H200_CHOICES = {"64x192-six-stages": dispatch._H200_64X192, "64x128-clusters": dispatch._H200_64X128_C2,
+                "64x256-clusters": dispatch._H200_64X256_C2, "128x128-six-stages": dispatch._H200_128X128_S6,
+                "128x64-eight-stages": dispatch._H200_128X64_S8}
+
+
+@pytest.mark.parametrize("params", H200_CHOICES.values(), ids=H200_CHOICES)
+def test_the_h200s_choices_at_65_to_192_rows_compile_without_spills_or_serialised_wgmma(params):
+    spec = catalog.get("hopper/06_tma_store_epilogue")
+    assert spec.valid(spec.resolve(params)) and spec.smem_bytes(spec.resolve(params)) <= 227 * 1024
+    for out in ("bfloat16", "float32"):
+        k = warpgemm.compile("hopper/06_tma_store_epilogue", "sm_90a", a_layout="row", b_layout="col",
+                             in_dtype="bfloat16", out_dtype=out, **params)
+        assert k.spill_bytes == 0 and k.stack_bytes == 0, k.log
+        assert not re.search(r"C75\d\d|wgmma.*serializ", k.log), k.log
 
 
 HELD = [{"HOLD": 1}, {"HOLD": 1, "CLUSTER": 2}, {"HOLD": 1, "BN": 192}, {"HOLD": 1, "BM": 256, "BN": 128},
@@ -356,9 +372,34 @@ TILE_VARIANTS = {
     # BN = 192: three 64-wide slabs of B a k-tile (a row-major B in three MN-major slabs), one
     # m64n192k16 a consumer and k-step, and three 64-column slabs of C through the staging buffers
     "128x192": {"BN": 192},
+    # The H200's choices at 65-192 rows (warpgemm/dispatch.py): 64 x 192 tiles (a consumer's
+    # m64n192k16), six stages, a k-tile in flight; clusters of 64 x 128 and 64 x 256 tiles (two
+    # tile rows share B, multicast) with seven and five stages; 128 x 128 with six; 128 x 64 with eight
+    "h200-64x192-six-stages": dispatch._H200_64X192,
+    "h200-64x128-clusters-seven-stages": dispatch._H200_64X128_C2,
+    "h200-64x256-clusters-five-stages": dispatch._H200_64X256_C2,
+    "h200-128x128-six-stages": dispatch._H200_128X128_S6,
+    "h200-128x64-eight-stages": dispatch._H200_128X64_S8,
 }
 """Rung 06's tile and cluster choices beyond its defaults, each checked on every ragged shape in
 every layout."""
+
+
+@pytest.mark.gpu
+@needs_hopper
+@pytest.mark.parametrize("m,n,k", [
+    (129, 6145, 4093), (191, 4096, 11009), (150, 7000, 520),  # 64 x 192
+    (65, 5121, 1000), (127, 8191, 8193), (100, 6000, 64),     # clusters of 64 x 128
+    (65, 12289, 520), (96, 16383, 4097),                      # clusters of 64 x 256
+    (65, 4096, 11009), (96, 4096, 16383),                     # 128 x 128, six stages
+    (97, 4096, 11009), (128, 4096, 16383)])                   # 128 x 64, eight stages
+def test_the_h200s_choices_at_65_to_192_rows_match_float64_on_ragged_linear_problems(m, n, k):
+    # what auto runs on an H200 in each bucket of its 65-192-row rules, on ragged N and K with
+    # the bias (the kernel is the same on any Hopper)
+    rule = dispatch.choose(90, "bfloat16", m, n, k, layouts=("row", "col"), device="NVIDIA H200")
+    assert rule.kernel == "hopper/06_tma_store_epilogue" and rule.params["BM"] in (64, 128)
+    for dtypes in (("bfloat16", "bfloat16"), ("float16", "float32")):
+        _check(rule.kernel, m, n, k, "row", "col", dtypes, bias=True, **rule.params)
 
 
 @pytest.mark.gpu

@@ -173,6 +173,12 @@ _H200_A = {"BM": 128, "BK": 128, "STAGES": 4, "IN_FLIGHT": 0, "SPLITS": 1, "STAG
 _H200_B = {"BM": 64, "BK": 128, "STAGES": 8, "IN_FLIGHT": 1, "SPLITS": 1, "STAGGER": 8}
 _H200_D = {"BM": 128, "BK": 128, "STAGES": 4, "IN_FLIGHT": 1, "SPLITS": 1, "STAGGER": 8}
 _H200_G = {"BM": 64, "BK": 128, "STAGES": 8, "IN_FLIGHT": 1, "SPLITS": 0, "STAGGER": 8}
+# Rung 06's choices for 65-192 rows on the H200 (the rules that use them say where they come from).
+_H200_64X192 = {"BM": 64, "BN": 192, "STAGES": 6, "IN_FLIGHT": 1}
+_H200_64X128_C2 = {"BM": 64, "BN": 128, "STAGES": 7, "CLUSTER": 2, "IN_FLIGHT": 1}
+_H200_64X256_C2 = {"BM": 64, "BN": 256, "STAGES": 5, "CLUSTER": 2}
+_H200_128X128_S6 = {"BM": 128, "BN": 128, "STAGES": 6}
+_H200_128X64_S8 = {"BM": 128, "BN": 64, "STAGES": 8}
 
 RULES: tuple[Rule, ...] = (
     # fp16 / bf16 decode on an H200, 2-32 rows: rung 02, staggered. Swept in the turned order on an
@@ -376,6 +382,50 @@ RULES: tuple[Rule, ...] = (
     # float32 with TF32 allowed.
     Rule("sgemm/08_tf32_mma", "float32", capability=(80, INF), precision="tf32",
          note="the TF32 tensor-core rung"),
+    # fp16 / bf16 with 65-192 rows in the Linear layout on the H200: rung 06 in tiles of 64 rows
+    # with deep rings. Here the weight is read from HBM about once, and what sets the speed is how
+    # many of its bytes each SM keeps in flight and how full the one wave is: the H100's choices
+    # below (decode/02 with 128-row tiles of W, four stages; 128 x 128 tiles) ran 0.52x-0.97x
+    # cuBLAS. Swept on an H200 at 80-192 rows over 16 choices of rung 06 (scripts/decode_sweep.py,
+    # graph replays, cold weights, x cuBLAS, the rules before in the same rounds;
+    # docs/results/m65_192_sweep_h200.json, m65_192_sweep2_h200.json), then checked at 72-184 rows
+    # on eight weights it was not drawn from, two placements each (m65_192_rule_check_h200.json),
+    # which also set the bounds on N and K. This rule against the rules before:
+    #   * 129-192 rows, N 6144-16384 (and N = 4096 with K of 11008-16383): 64 x 192 tiles, six
+    #     stages, a k-tile in flight. Three tile rows make one wave at 6144-8192 and fill two
+    #     better than 128-row tiles do above. 176 x 6144 x 4096 1.10x against 0.88x, 192 x 8192 x
+    #     8192 1.03x against 0.88x, 144 x 6144 x 4096 0.68x against 0.54x, 192 x 14336 x 4096
+    #     0.87x against 0.71x; checked: 136 x 7168 x 4096 0.66x against 0.52x, 184 x 7168 x 4096
+    #     0.98x against 0.81x, 184 x 16384 x 4096 0.88x against 0.74x, 152 x 4096 x 11008 0.79x
+    #     against 0.64x. Narrower weights keep the rules below (184 x 2048 x 4096: 0.68x against
+    #     0.79x; 136 x 3072 x 4096 0.61x against 0.64x; level at 5120 x 5120).
+    #   * 65-128 rows, N 5120-8192: 2-block clusters of 64 x 128 tiles (the two tile rows share
+    #     each tile of W, multicast), seven stages, a k-tile in flight: 112 x 8192 x 8192 1.01x
+    #     against 0.87x, 96 x 6144 x 4096 0.82x against 0.69x, 128 x 6144 x 4096 0.90x against
+    #     0.84x; checked: 72 x 7168 x 4096 0.77x against 0.64x, 120 x 8192 x 2048 1.06x against
+    #     0.93x, 88 x 5120 x 5120 0.76x against 0.69x.
+    #   * 65-96 rows, N 12288-16384: clusters of 64 x 256 tiles, five stages: 80 x 14336 x 4096
+    #     0.94x against 0.82x; checked: 72 x 12288 x 4096 0.89x against 0.70x, 88 x 16384 x 4096
+    #     0.96x against 0.89x. From 104 rows level or behind the 128 x 128 tiles below (112 x
+    #     14336 x 4096 0.95x against 0.96x).
+    #   * N = 4096 with K of 11008-16383 (the down projection's shape): 128 x 128 tiles with six
+    #     stages at 65-96 rows (80 x 4096 x 14336 0.89x against 0.79x; checked 72 x 4096 x 11008
+    #     0.87x against 0.79x), 128 x 64 tiles with eight at 97-128 (112 x 4096 x 14336 1.01x
+    #     against 0.93x, 128 x 4096 x 14336 1.00x against 0.94x; checked 120 x 4096 x 11008 1.04x
+    #     against 0.97x), ahead of decode/02's 64-row tiles of the next rule there.
+    # bf16 measured; fp16 runs the same kernel at the same bytes. The H100 keeps its rules (not
+    # measured there).
+    *(Rule("hopper/06_tma_store_epilogue", dt, capability=(90, 90), layouts=_LINEAR, m=m, n=n, k=k, params=p,
+           device=_H200, note="measured on an H200 by scripts/decode_sweep.py (docs/results/m65_192_*_h200.json)")
+      for dt in ("bfloat16", "float16")
+      for m, n, k, p in (
+          ((97, 128), (4096, 4096), (11008, 16383), _H200_128X64_S8),
+          ((65, 96), (4096, 4096), (11008, 16383), _H200_128X128_S6),
+          ((65, 128), (5120, 8192), (0, 16383), _H200_64X128_C2),
+          ((65, 96), (12288, 16384), (0, 16383), _H200_64X256_C2),
+          ((129, 192), (6144, 16384), (0, 16383), _H200_64X192),
+          ((129, 192), (4096, 4096), (11008, 16383), _H200_64X192),
+      )),
     # fp16 / bf16 with 113-128 rows and N of 2048-4096 in the Linear layout on the H200: decode/02
     # with 64-row tiles of W, seven stages, a k-tile of wgmma in flight and the last wave split.
     # Two 64-token tiles (the second at least three quarters full) on N / 64 tiles of W make 64-128
