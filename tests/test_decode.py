@@ -349,6 +349,16 @@ def test_the_h200_rules_choices_for_2_to_32_rows_are_correct_on_ragged_weights(m
 
 
 @needs_hopper
+@pytest.mark.parametrize("m,n,k", [(33, 12289, 4097), (64, 16383, 8191), (47, 20481, 6001), (63, 32767, 8192)])
+def test_the_h200_rules_choices_for_33_to_64_rows_of_wide_weights_are_correct_on_ragged_weights(m, n, k):
+    # 128-row tiles of W, single blocks with the split last wave or (from N = 20480) clusters of
+    # two sharing the tokens, staggered; the last tile of W ragged
+    rule = dispatch.choose(90, "bfloat16", m, n, k, layouts=("row", "col"), device="NVIDIA H200")
+    assert rule.kernel == WGMMA and rule.params["BM"] == 128
+    _check_wgmma_with_bias(m, n, k, rule.params)
+
+
+@needs_hopper
 @pytest.mark.parametrize("m,n,k", [(113, 2049, 4093), (120, 4095, 520), (127, 3001, 8191), (128, 4096, 14337),
                                    (128, 2048, 64)])
 def test_the_h200_rules_choice_for_113_to_128_rows_is_correct_on_ragged_weights(m, n, k):

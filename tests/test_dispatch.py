@@ -134,6 +134,36 @@ def test_three_to_eight_rows_of_a_narrow_weight_with_a_long_k_stagger_their_walk
     assert rule.params == {"BM": 64, "BK": 128, "STAGES": 8, "IN_FLIGHT": 1, "SPLITS": 1, "STAGGER": 8}
 
 
+_H200_WIDE_SINGLE = {"BM": 128, "BK": 128, "STAGES": 4, "IN_FLIGHT": 1}
+_H200_WIDE_CLUSTERS = {"BM": 128, "BK": 128, "STAGES": 4, "IN_FLIGHT": 1, "CLUSTER": 2, "STAGGER": 8}
+
+
+@pytest.mark.parametrize("m,n,k,params", [
+    # docs/results/m33_64_wide_sweep_h200.json, x cuBLAS in graph replays against the rules before
+    # in the same rounds: 0.97x against 0.79x, 0.98x against 0.88x, 1.01x against 0.95x; in
+    # clusters 1.00x against 0.83x, 1.06x against 1.04x
+    (33, 14336, 8192, _H200_WIDE_SINGLE), (40, 16384, 8192, _H200_WIDE_SINGLE), (40, 12288, 6144, _H200_WIDE_SINGLE),
+    (33, 28672, 8192, _H200_WIDE_CLUSTERS), (64, 28672, 6144, _H200_WIDE_CLUSTERS),
+    (50, 13000, 5000, _H200_WIDE_SINGLE), (60, 24576, 8192, _H200_WIDE_CLUSTERS)])
+def test_the_h200_takes_128_row_tiles_of_w_at_33_to_64_rows_of_wide_weights_with_k_to_8192(m, n, k, params):
+    for dtype in ("bfloat16", "float16"):
+        rule = dispatch.choose(90, dtype, m, n, k, layouts=("row", "col"), device="NVIDIA H200")
+        assert rule.kernel == "decode/02_swap_ab_wgmma" and rule.params == params and rule.device == "H200"
+    assert dispatch.choose(90, "bfloat16", m, n, k, layouts=("row", "col"), device=H100).params != params
+    assert dispatch.choose(90, "bfloat16", m, n, k, layouts=("row", "row"), device="NVIDIA H200").params != params
+
+
+@pytest.mark.parametrize("m,n,k", [
+    (32, 28672, 8192),    # 17-32 rows keep their rule (64-row tiles, eight stages, staggered)
+    (48, 28672, 8193),    # longer K than measured
+    (48, 18432, 8192),    # between the widths measured
+    (48, 40960, 8192),    # wider than measured
+    (65, 28672, 8192)])   # past 64 rows
+def test_the_h200_keeps_its_other_choices_outside_the_wide_weights_measured_at_33_to_64_rows(m, n, k):
+    rule = dispatch.choose(90, "bfloat16", m, n, k, layouts=("row", "col"), device="NVIDIA H200")
+    assert rule.params not in (_H200_WIDE_SINGLE, _H200_WIDE_CLUSTERS)
+
+
 _H200_128_ROWS = {"BM": 64, "BK": 128, "STAGES": 7, "IN_FLIGHT": 1, "SPLITS": 1}
 
 

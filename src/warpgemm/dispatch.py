@@ -228,6 +228,23 @@ RULES: tuple[Rule, ...] = (
           ("decode/01_swap_ab_splitk", (1, 8), (0, INF), (0, INF),
            {"ROW_GROUPS": 1, "WARPS": 16, "UNROLL": 2, "L2_256B": 1}),
       )),
+    # fp16 / bf16 with 33-64 rows of a wide weight with K of 4097-8192 on an H200, the Linear layout:
+    # 128-row tiles of W (the rule below's choice at K <= 4096) where the rule below gave 64-row
+    # tiles, and where the pairs of them outnumber the 66 clusters, clusters of two sharing the
+    # tokens, staggered. Swept at 33-64 rows (scripts/decode_sweep.py, graph replays, cold weights,
+    # two placements each, x cuBLAS, the rules before in the same rounds;
+    # docs/results/m33_64_wide_sweep_h200.json): 33 x 14336 x 8192 0.97x against 0.79x, 40 x 16384
+    # x 8192 0.98x against 0.88x, 40 x 12288 x 6144 1.01x against 0.95x; in clusters 33 x 28672 x
+    # 8192 1.00x against 0.83x, 64 x 28672 x 6144 1.06x against 1.04x. Where the pairs make a wave
+    # or less (N <= 16384) the clusters were level or behind (64 x 12288 x 6144: 0.92x against
+    # 0.96x), and at 28672 the single blocks lost at 48-64 rows (1.00x against 1.03x). Checked on
+    # shapes it was not drawn from: m33_64_wide_rule_check_h200.json.
+    *(Rule("decode/02_swap_ab_wgmma", dt, capability=(90, 90), layouts=_LINEAR, m=(33, 64), n=n, k=(4097, 8192),
+           params=p, device=_H200,
+           note="measured on an H200 by scripts/decode_sweep.py (docs/results/m33_64_wide_*_h200.json)")
+      for dt in ("bfloat16", "float16")
+      for n, p in (((12288, 16384), {"BM": 128, "BK": 128, "STAGES": 4, "IN_FLIGHT": 1}),
+                   ((20480, 32768), {"BM": 128, "BK": 128, "STAGES": 4, "IN_FLIGHT": 1, "CLUSTER": 2, "STAGGER": 8}))),
     *(Rule("decode/02_swap_ab_wgmma", dt, capability=(90, 90), layouts=_EITHER_B, m=(17, 64), n=n, k=k, params=p,
            device=_H200, note="measured on an H200 by scripts/decode_sweep.py")
       for dt in ("bfloat16", "float16")
