@@ -151,6 +151,15 @@ def _clusters_end_part_full_many_tiles(m: int, n: int, k: int) -> bool:
     return clusters_end_part_full(m, n, k) and more_than_two_tiles_a_block(m, n, k)
 
 
+def pairs_of_w_tiles_fill_their_waves(m: int, n: int, k: int, sms: int = 132) -> bool:
+    """Whether decode/02's 2-block clusters of 128-row tiles of W (a pair covers 256 rows of W,
+    ``sms / 2`` pairs a wave) make more than one wave and fill their last one to at least 80%: the
+    clusters take no K split of it (28672 rows: 112 pairs on 66 clusters, 85%; 32000: 125, 95%;
+    24576: 96, 73%; 22016: 86, 65%)."""
+    pairs = -(-n // 256)
+    return pairs > sms // 2 and wave_fill(256, n, 256, 256, sms // 2) >= 0.8
+
+
 def one_wave_tile(m: int, n: int, k: int, sms: int = 132) -> tuple[int, int]:
     """Of rung 06's 128 x 256, 128 x 128 and 64 x 128 tiles, and 64 x 64 where K <= 2048, the one
     that makes the most tiles within one wave of ``sms`` SMs (128 x 256 where none of the smaller
@@ -228,23 +237,28 @@ RULES: tuple[Rule, ...] = (
           ("decode/01_swap_ab_splitk", (1, 8), (0, INF), (0, INF),
            {"ROW_GROUPS": 1, "WARPS": 16, "UNROLL": 2, "L2_256B": 1}),
       )),
-    # fp16 / bf16 with 33-64 rows of a wide weight with K of 4097-8192 on an H200, the Linear layout:
-    # 128-row tiles of W (the rule below's choice at K <= 4096) where the rule below gave 64-row
-    # tiles, and where the pairs of them outnumber the 66 clusters, clusters of two sharing the
-    # tokens, staggered. Swept at 33-64 rows (scripts/decode_sweep.py, graph replays, cold weights,
-    # two placements each, x cuBLAS, the rules before in the same rounds;
+    # fp16 / bf16 with 33-64 rows of a wide weight (N 12288-32768) with K of 4097-8192 on an H200,
+    # the Linear layout: 128-row tiles of W (the rule below's choice at K <= 4096) where the rule
+    # below gave 64-row tiles, in clusters of two sharing the tokens (staggered) where the pairs
+    # fill their waves (pairs_of_w_tiles_fill_their_waves), else single blocks with the split last
+    # wave. Swept at 33-64 rows (scripts/decode_sweep.py, graph replays, cold weights, two
+    # placements each, x cuBLAS, the rules before in the same rounds;
     # docs/results/m33_64_wide_sweep_h200.json): 33 x 14336 x 8192 0.97x against 0.79x, 40 x 16384
     # x 8192 0.98x against 0.88x, 40 x 12288 x 6144 1.01x against 0.95x; in clusters 33 x 28672 x
-    # 8192 1.00x against 0.83x, 64 x 28672 x 6144 1.06x against 1.04x. Where the pairs make a wave
-    # or less (N <= 16384) the clusters were level or behind (64 x 12288 x 6144: 0.92x against
-    # 0.96x), and at 28672 the single blocks lost at 48-64 rows (1.00x against 1.03x). Checked on
-    # shapes it was not drawn from: m33_64_wide_rule_check_h200.json.
-    *(Rule("decode/02_swap_ab_wgmma", dt, capability=(90, 90), layouts=_LINEAR, m=(33, 64), n=n, k=(4097, 8192),
-           params=p, device=_H200,
+    # 8192 1.00x against 0.83x, 64 x 28672 x 6144 1.06x against 1.04x (single blocks there lost at
+    # 48-64 rows: 1.00x against 1.03x). Checked on seven weights it was not drawn from
+    # (docs/results/m33_64_wide_rule_check_h200.json): 36 x 13824 x 5120 0.95x against 0.78x, 36 x
+    # 32000 x 8192 0.98x against 0.82x; level to 2% slower at 52-60 rows of 12288 x 8192 and 24576
+    # x 8192. That check set the clusters' condition: at 22016 and 24576 rows of W, whose pairs
+    # fill their last wave 65% and 73%, the clusters ran 0.87x and 0.91x where single blocks ran
+    # 0.92x-0.94x and 0.90x-0.92x.
+    *(Rule("decode/02_swap_ab_wgmma", dt, capability=(90, 90), layouts=_LINEAR, m=(33, 64), n=(12288, 32768),
+           k=(4097, 8192), params=p, device=_H200, shape=shape,
            note="measured on an H200 by scripts/decode_sweep.py (docs/results/m33_64_wide_*_h200.json)")
       for dt in ("bfloat16", "float16")
-      for n, p in (((12288, 16384), {"BM": 128, "BK": 128, "STAGES": 4, "IN_FLIGHT": 1}),
-                   ((20480, 32768), {"BM": 128, "BK": 128, "STAGES": 4, "IN_FLIGHT": 1, "CLUSTER": 2, "STAGGER": 8}))),
+      for shape, p in ((pairs_of_w_tiles_fill_their_waves,
+                        {"BM": 128, "BK": 128, "STAGES": 4, "IN_FLIGHT": 1, "CLUSTER": 2, "STAGGER": 8}),
+                       (None, {"BM": 128, "BK": 128, "STAGES": 4, "IN_FLIGHT": 1}))),
     *(Rule("decode/02_swap_ab_wgmma", dt, capability=(90, 90), layouts=_EITHER_B, m=(17, 64), n=n, k=k, params=p,
            device=_H200, note="measured on an H200 by scripts/decode_sweep.py")
       for dt in ("bfloat16", "float16")
