@@ -420,14 +420,14 @@ RULES: tuple[Rule, ...] = (
     # with deep rings. Here the weight is read from HBM about once, and what sets the speed is how
     # many of its bytes each SM keeps in flight and how full the one wave is: the H100's choices
     # below (decode/02 with 128-row tiles of W, four stages; 128 x 128 tiles) ran 0.52x-0.97x
-    # cuBLAS. Swept on an H200 at 80-192 rows over 16 choices of rung 06 (scripts/decode_sweep.py,
+    # cuBLAS. Swept on an H200 at 80-192 rows over 35 choices of rung 06 (scripts/decode_sweep.py,
     # graph replays, cold weights, x cuBLAS, the rules before in the same rounds;
     # docs/results/m65_192_sweep_h200.json, m65_192_sweep2_h200.json), then checked at 72-184 rows
     # on eight weights it was not drawn from, two placements each (m65_192_rule_check_h200.json),
     # which also set the bounds on N and K. This rule against the rules before:
     #   * 129-192 rows, N 6144-16384 (and N = 4096 with K of 11008-16383): 64 x 192 tiles, six
-    #     stages, a k-tile in flight. Three tile rows make one wave at 6144-8192 and fill two
-    #     better than 128-row tiles do above. 176 x 6144 x 4096 1.10x against 0.88x, 192 x 8192 x
+    #     stages, a k-tile in flight: three tile rows make one wave of 96-129 tiles at N =
+    #     6144-8192. 176 x 6144 x 4096 1.10x against 0.88x, 192 x 8192 x
     #     8192 1.03x against 0.88x, 144 x 6144 x 4096 0.68x against 0.54x, 192 x 14336 x 4096
     #     0.87x against 0.71x; checked: 136 x 7168 x 4096 0.66x against 0.52x, 184 x 7168 x 4096
     #     0.98x against 0.81x, 184 x 16384 x 4096 0.88x against 0.74x, 152 x 4096 x 11008 0.79x
