@@ -29,6 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 import warpgemm  # noqa: E402
 from warpgemm import catalog  # noqa: E402
 from warpgemm.bench import context, timing  # noqa: E402
+from warpgemm.parsing import parse_params  # noqa: E402
 
 
 
@@ -53,7 +54,10 @@ def main() -> int:
     kernel = args.kernel
     spec = catalog.get(kernel)
     if args.cands:
-        cands = [{kv.split("=")[0]: int(kv.split("=")[1]) for kv in c.split(",")} for c in args.cands]
+        try:
+            cands = [parse_params(c.split(",")) for c in args.cands]
+        except ValueError as exc:
+            ap.error(f"--cands: {exc}")
     elif args.space:
         space = {kv.split("=")[0]: [int(v) for v in kv.split("=")[1].split(",")] for kv in args.space.split(";")}
     else:

@@ -138,6 +138,8 @@ def test_128_x_192_tiles_compile_in_every_layout_without_spills_or_serialised_wg
 H200_CHOICES = {"64x192-six-stages": dispatch._H200_64X192, "64x128-clusters": dispatch._H200_64X128_C2,
                 "64x256-clusters": dispatch._H200_64X256_C2, "128x128-six-stages": dispatch._H200_128X128_S6,
                 "128x64-eight-stages": dispatch._H200_128X64_S8}
+"""Rung 06's choices in the H200's rules for 65-192 rows: compiled here, and run on every ragged
+shape in every layout below (TILE_VARIANTS)."""
 
 
 @pytest.mark.parametrize("params", H200_CHOICES.values(), ids=H200_CHOICES)
@@ -372,14 +374,11 @@ TILE_VARIANTS = {
     # BN = 192: three 64-wide slabs of B a k-tile (a row-major B in three MN-major slabs), one
     # m64n192k16 a consumer and k-step, and three 64-column slabs of C through the staging buffers
     "128x192": {"BN": 192},
-    # The H200's choices at 65-192 rows (warpgemm/dispatch.py): 64 x 192 tiles (a consumer's
-    # m64n192k16), six stages, a k-tile in flight; clusters of 64 x 128 and 64 x 256 tiles (two
-    # tile rows share B, multicast) with seven and five stages; 128 x 128 with six; 128 x 64 with eight
-    "h200-64x192-six-stages": dispatch._H200_64X192,
-    "h200-64x128-clusters-seven-stages": dispatch._H200_64X128_C2,
-    "h200-64x256-clusters-five-stages": dispatch._H200_64X256_C2,
-    "h200-128x128-six-stages": dispatch._H200_128X128_S6,
-    "h200-128x64-eight-stages": dispatch._H200_128X64_S8,
+    # The H200's choices at 65-192 rows (warpgemm/dispatch.py, H200_CHOICES above): 64 x 192 tiles
+    # (a consumer's m64n192k16), six stages, a k-tile in flight; clusters of 64 x 128 and 64 x 256
+    # tiles (two tile rows share B, multicast) with seven and five stages; 128 x 128 with six;
+    # 128 x 64 with eight
+    **{f"h200-{name}": params for name, params in H200_CHOICES.items()},
 }
 """Rung 06's tile and cluster choices beyond its defaults, each checked on every ragged shape in
 every layout."""

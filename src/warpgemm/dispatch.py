@@ -156,8 +156,7 @@ def pairs_of_w_tiles_fill_their_waves(m: int, n: int, k: int, sms: int = 132) ->
     ``sms / 2`` pairs a wave) make more than one wave and fill their last one to at least 75%: the
     clusters take no K split of it (28672 rows: 112 pairs on 66 clusters, 85%; 26624: 104, 79%;
     32000: 125, 95%; not 24576: 96, 73%, nor 22016: 86, 65%)."""
-    pairs = -(-n // 256)
-    return pairs > sms // 2 and wave_fill(256, n, 256, 256, sms // 2) >= 0.75
+    return _tiles(256, n, 256, 256) > sms // 2 and wave_fill(256, n, 256, 256, sms // 2) >= 0.75
 
 
 def one_wave_tile(m: int, n: int, k: int, sms: int = 132) -> tuple[int, int]:
