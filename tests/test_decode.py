@@ -417,6 +417,22 @@ def test_swap_ab_wgmma_in_clusters_of_two_sharing_the_tokens_is_correct(m, n, k,
 
 
 @needs_hopper
+@pytest.mark.parametrize("b_layout", ["col", "row"])
+@pytest.mark.parametrize("bn,bm,cluster", [(96, 64, 1), (128, 128, 1), (192, 128, 2), (256, 64, 1), (192, 64, 2)])
+@pytest.mark.parametrize("m,n,k", [(65, 4096, 4096), (144, 6145, 1000), (192, 1000, 8193), (250, 129, 520), (7, 300, 64)])
+def test_swap_ab_wgmma_takes_every_token_in_one_wide_tile(m, n, k, bn, bm, cluster, b_layout):
+    # BN of 96-256 tokens a tile (wgmma m64nBNk16), so that W crosses from L2 once at 65-256 rows;
+    # ragged tokens, N and K, split last wave or clusters, the bias, output poisoned with NaN
+    x, w = _linear_operands(m, n, k, torch.bfloat16)
+    b = w.t() if b_layout == "col" else w.t().contiguous()
+    bias = torch.randn(n, device="cuda").to(torch.bfloat16)
+    out = torch.full((m, n), float("nan"), device="cuda", dtype=torch.float32)
+    warpgemm.matmul(x, b, kernel=WGMMA, out=out, out_dtype=torch.float32, bias=bias, BN=bn, BM=bm, BK=64,
+                    STAGES=3, IN_FLIGHT=1, CLUSTER=cluster)
+    assert _rel(out, x.double() @ w.double().t() + bias.double()) < 1e-5 * max(1.0, (k / 4096) ** 0.5)
+
+
+@needs_hopper
 @pytest.mark.parametrize("params", [{}, {"STAGGER": 8, "SPLITS": 1, "STAGES": 7, "BK": 128, "BM": 64},
                                     {"CLUSTER": 2, "STAGGER": 8, "STAGES": 4, "BK": 128, "BM": 64}])
 def test_swap_ab_wgmma_gives_the_same_bits_on_every_run(params):
