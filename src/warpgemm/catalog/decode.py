@@ -107,7 +107,7 @@ def _sweep_mma_shape(m: int, n: int, k: int) -> dict[str, int]:
 
 def _valid_wgmma(p: Mapping[str, int]) -> bool:
     """Rung 02's static_asserts (and the hopper mainloop's)."""
-    return (p["BM"] in (64, 128) and p["BN"] in (32, 64, 96, 128, 192, 256) and p["BK"] in (64, 128)
+    return (p["BM"] in (64, 128) and p["BN"] in (32, 64, 96, 128, 144, 160, 176, 192, 256) and p["BK"] in (64, 128)
             and 2 <= p["STAGES"] <= 8
             and p["IN_FLIGHT"] in (0, 1) and p["IN_FLIGHT"] < p["STAGES"] and 0 <= p["SPLITS"] <= hopper.MAX_SPLITS
             and p["STAGGER"] >= 1 and p["CLUSTER"] in (1, 2)

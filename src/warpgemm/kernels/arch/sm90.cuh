@@ -429,6 +429,79 @@ struct SM90_64x128x16_F32F16F16_SS {
     }
 };
 
+// D (64 x 144) = A (64 x 16) * B (16 x 144) + (scale_d ? D : 0), A and B in shared memory
+// (descriptors); TRANS_A / TRANS_B = 1 reads that operand MN-major.
+template <int TRANS_A, int TRANS_B>
+struct SM90_64x144x16_F32F16F16_SS {
+    static constexpr int N = 144;
+    static constexpr int K = 16;
+    static __device__ __forceinline__ void fma(float (&d)[72], uint64_t desc_a, uint64_t desc_b,
+                                               uint32_t scale_d) {
+        asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %74, 0;\n"
+                     "wgmma.mma_async.sync.aligned.m64n144k16.f32.f16.f16 "
+                     "{"
+                     "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, "
+                     "%17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "
+                     "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, "
+                     "%47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, "
+                     "%62, %63, %64, %65, %66, %67, %68, %69, %70, %71"
+                     "}, "
+                     "%72, %73, p, 1, 1, %75, %76;\n}\n"
+                     :
+                       "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]),
+                       "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]),
+                       "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]),
+                       "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+                       "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]),
+                       "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]),
+                       "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]),
+                       "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
+                       "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]),
+                       "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]),
+                       "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]), "+f"(d[64]), "+f"(d[65]),
+                       "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71])
+                     : "l"(desc_a), "l"(desc_b), "r"(scale_d), "n"(TRANS_A), "n"(TRANS_B));
+    }
+};
+
+// D (64 x 160) = A (64 x 16) * B (16 x 160) + (scale_d ? D : 0), A and B in shared memory
+// (descriptors); TRANS_A / TRANS_B = 1 reads that operand MN-major.
+template <int TRANS_A, int TRANS_B>
+struct SM90_64x160x16_F32F16F16_SS {
+    static constexpr int N = 160;
+    static constexpr int K = 16;
+    static __device__ __forceinline__ void fma(float (&d)[80], uint64_t desc_a, uint64_t desc_b,
+                                               uint32_t scale_d) {
+        asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %82, 0;\n"
+                     "wgmma.mma_async.sync.aligned.m64n160k16.f32.f16.f16 "
+                     "{"
+                     "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, "
+                     "%17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "
+                     "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, "
+                     "%47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, "
+                     "%62, %63, %64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, "
+                     "%77, %78, %79"
+                     "}, "
+                     "%80, %81, p, 1, 1, %83, %84;\n}\n"
+                     :
+                       "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]),
+                       "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]),
+                       "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]),
+                       "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+                       "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]),
+                       "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]),
+                       "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]),
+                       "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
+                       "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]),
+                       "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]),
+                       "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]), "+f"(d[64]), "+f"(d[65]),
+                       "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]),
+                       "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]),
+                       "+f"(d[78]), "+f"(d[79])
+                     : "l"(desc_a), "l"(desc_b), "r"(scale_d), "n"(TRANS_A), "n"(TRANS_B));
+    }
+};
+
 // D (64 x 176) = A (64 x 16) * B (16 x 176) + (scale_d ? D : 0), A and B in shared memory
 // (descriptors); TRANS_A / TRANS_B = 1 reads that operand MN-major.
 template <int TRANS_A, int TRANS_B>
@@ -688,6 +761,79 @@ struct SM90_64x128x16_F32BF16BF16_SS {
                        "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]),
                        "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]),
                        "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
+                     : "l"(desc_a), "l"(desc_b), "r"(scale_d), "n"(TRANS_A), "n"(TRANS_B));
+    }
+};
+
+// D (64 x 144) = A (64 x 16) * B (16 x 144) + (scale_d ? D : 0), A and B in shared memory
+// (descriptors); TRANS_A / TRANS_B = 1 reads that operand MN-major.
+template <int TRANS_A, int TRANS_B>
+struct SM90_64x144x16_F32BF16BF16_SS {
+    static constexpr int N = 144;
+    static constexpr int K = 16;
+    static __device__ __forceinline__ void fma(float (&d)[72], uint64_t desc_a, uint64_t desc_b,
+                                               uint32_t scale_d) {
+        asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %74, 0;\n"
+                     "wgmma.mma_async.sync.aligned.m64n144k16.f32.bf16.bf16 "
+                     "{"
+                     "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, "
+                     "%17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "
+                     "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, "
+                     "%47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, "
+                     "%62, %63, %64, %65, %66, %67, %68, %69, %70, %71"
+                     "}, "
+                     "%72, %73, p, 1, 1, %75, %76;\n}\n"
+                     :
+                       "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]),
+                       "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]),
+                       "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]),
+                       "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+                       "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]),
+                       "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]),
+                       "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]),
+                       "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
+                       "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]),
+                       "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]),
+                       "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]), "+f"(d[64]), "+f"(d[65]),
+                       "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71])
+                     : "l"(desc_a), "l"(desc_b), "r"(scale_d), "n"(TRANS_A), "n"(TRANS_B));
+    }
+};
+
+// D (64 x 160) = A (64 x 16) * B (16 x 160) + (scale_d ? D : 0), A and B in shared memory
+// (descriptors); TRANS_A / TRANS_B = 1 reads that operand MN-major.
+template <int TRANS_A, int TRANS_B>
+struct SM90_64x160x16_F32BF16BF16_SS {
+    static constexpr int N = 160;
+    static constexpr int K = 16;
+    static __device__ __forceinline__ void fma(float (&d)[80], uint64_t desc_a, uint64_t desc_b,
+                                               uint32_t scale_d) {
+        asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %82, 0;\n"
+                     "wgmma.mma_async.sync.aligned.m64n160k16.f32.bf16.bf16 "
+                     "{"
+                     "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, "
+                     "%17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "
+                     "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, "
+                     "%47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, "
+                     "%62, %63, %64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, "
+                     "%77, %78, %79"
+                     "}, "
+                     "%80, %81, p, 1, 1, %83, %84;\n}\n"
+                     :
+                       "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]),
+                       "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]),
+                       "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]),
+                       "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+                       "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]),
+                       "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]),
+                       "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]),
+                       "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
+                       "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]),
+                       "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]),
+                       "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]), "+f"(d[64]), "+f"(d[65]),
+                       "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]),
+                       "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]),
+                       "+f"(d[78]), "+f"(d[79])
                      : "l"(desc_a), "l"(desc_b), "r"(scale_d), "n"(TRANS_A), "n"(TRANS_B));
     }
 };
@@ -1722,6 +1868,10 @@ struct Gmma<half_t, 96, TRANS_A, TRANS_B> : SM90_64x96x16_F32F16F16_SS<TRANS_A, 
 template <int TRANS_A, int TRANS_B>
 struct Gmma<half_t, 128, TRANS_A, TRANS_B> : SM90_64x128x16_F32F16F16_SS<TRANS_A, TRANS_B> { using Acc = float; };
 template <int TRANS_A, int TRANS_B>
+struct Gmma<half_t, 144, TRANS_A, TRANS_B> : SM90_64x144x16_F32F16F16_SS<TRANS_A, TRANS_B> { using Acc = float; };
+template <int TRANS_A, int TRANS_B>
+struct Gmma<half_t, 160, TRANS_A, TRANS_B> : SM90_64x160x16_F32F16F16_SS<TRANS_A, TRANS_B> { using Acc = float; };
+template <int TRANS_A, int TRANS_B>
 struct Gmma<half_t, 176, TRANS_A, TRANS_B> : SM90_64x176x16_F32F16F16_SS<TRANS_A, TRANS_B> { using Acc = float; };
 template <int TRANS_A, int TRANS_B>
 struct Gmma<half_t, 192, TRANS_A, TRANS_B> : SM90_64x192x16_F32F16F16_SS<TRANS_A, TRANS_B> { using Acc = float; };
@@ -1737,6 +1887,10 @@ template <int TRANS_A, int TRANS_B>
 struct Gmma<bf16_t, 96, TRANS_A, TRANS_B> : SM90_64x96x16_F32BF16BF16_SS<TRANS_A, TRANS_B> { using Acc = float; };
 template <int TRANS_A, int TRANS_B>
 struct Gmma<bf16_t, 128, TRANS_A, TRANS_B> : SM90_64x128x16_F32BF16BF16_SS<TRANS_A, TRANS_B> { using Acc = float; };
+template <int TRANS_A, int TRANS_B>
+struct Gmma<bf16_t, 144, TRANS_A, TRANS_B> : SM90_64x144x16_F32BF16BF16_SS<TRANS_A, TRANS_B> { using Acc = float; };
+template <int TRANS_A, int TRANS_B>
+struct Gmma<bf16_t, 160, TRANS_A, TRANS_B> : SM90_64x160x16_F32BF16BF16_SS<TRANS_A, TRANS_B> { using Acc = float; };
 template <int TRANS_A, int TRANS_B>
 struct Gmma<bf16_t, 176, TRANS_A, TRANS_B> : SM90_64x176x16_F32BF16BF16_SS<TRANS_A, TRANS_B> { using Acc = float; };
 template <int TRANS_A, int TRANS_B>
