@@ -359,6 +359,18 @@ def test_the_h200_rules_choices_for_33_to_64_rows_of_wide_weights_are_correct_on
 
 
 @needs_hopper
+@pytest.mark.parametrize("m,n,k", [(65, 4097, 4093), (96, 12287, 520), (80, 16385, 8191), (129, 4096, 11009),
+                                   (144, 8191, 1000), (145, 8193, 4097), (160, 32767, 64), (161, 5121, 16383),
+                                   (177, 10241, 2048), (192, 4100, 8193)])
+def test_the_h200_rules_one_token_tile_at_65_to_96_and_129_to_192_rows_is_correct_on_ragged_weights(m, n, k):
+    # every token in one tile of 96-192 (ragged: a tile of 144 holding 129 tokens), 64- or 128-row
+    # tiles of W with the deepest ring that fits, the split last wave; the last tile of W ragged
+    rule = dispatch.choose(90, "bfloat16", m, n, k, layouts=("row", "col"), device="NVIDIA H200")
+    assert rule.kernel == WGMMA and m <= rule.params["BN"] < m + 48
+    _check_wgmma_with_bias(m, n, k, rule.params)
+
+
+@needs_hopper
 @pytest.mark.parametrize("m,n,k", [(113, 2049, 4093), (120, 4095, 520), (127, 3001, 8191), (128, 4096, 14337),
                                    (128, 2048, 64)])
 def test_the_h200_rules_choice_for_113_to_128_rows_is_correct_on_ragged_weights(m, n, k):
@@ -420,7 +432,8 @@ def test_swap_ab_wgmma_in_clusters_of_two_sharing_the_tokens_is_correct(m, n, k,
 @pytest.mark.parametrize("b_layout", ["col", "row"])
 @pytest.mark.parametrize("bn,bm,cluster", [(96, 64, 1), (128, 128, 1), (144, 128, 1), (160, 64, 2), (176, 128, 1),
                                            (192, 128, 2), (256, 64, 1), (192, 64, 2)])
-@pytest.mark.parametrize("m,n,k", [(65, 4096, 4096), (144, 6145, 1000), (192, 1000, 8193), (250, 129, 520), (7, 300, 64)])
+@pytest.mark.parametrize("m,n,k", [(65, 4096, 4096), (144, 6145, 1000), (192, 1000, 8193), (250, 129, 520),
+                                   (7, 300, 64)])
 def test_swap_ab_wgmma_takes_every_token_in_one_wide_tile(m, n, k, bn, bm, cluster, b_layout):
     # BN of 96-256 tokens a tile (wgmma m64nBNk16), so that W crosses from L2 once at 65-256 rows;
     # ragged tokens, N and K, split last wave or clusters, the bias, output poisoned with NaN

@@ -135,15 +135,14 @@ def test_128_x_192_tiles_compile_in_every_layout_without_spills_or_serialised_wg
     assert not re.search(r"C75\d\d|wgmma.*serializ", k.log), k.log
 
 
-H200_CHOICES = {"64x192-six-stages": dispatch._H200_64X192, "64x128-clusters": dispatch._H200_64X128_C2,
-                "64x256-clusters": dispatch._H200_64X256_C2, "128x128-six-stages": dispatch._H200_128X128_S6,
+H200_CHOICES = {"64x128-clusters": dispatch._H200_64X128_C2, "64x256-clusters": dispatch._H200_64X256_C2,
                 "128x64-eight-stages": dispatch._H200_128X64_S8}
-"""Rung 06's choices in the H200's rules for 65-192 rows: compiled here, and run on every ragged
+"""Rung 06's choices in the H200's rules for 65-128 rows: compiled here, and run on every ragged
 shape in every layout below (TILE_VARIANTS)."""
 
 
 @pytest.mark.parametrize("params", H200_CHOICES.values(), ids=H200_CHOICES)
-def test_the_h200s_choices_at_65_to_192_rows_compile_without_spills_or_serialised_wgmma(params):
+def test_the_h200s_choices_at_65_to_128_rows_compile_without_spills_or_serialised_wgmma(params):
     spec = catalog.get("hopper/06_tma_store_epilogue")
     assert spec.valid(spec.resolve(params)) and spec.smem_bytes(spec.resolve(params)) <= 227 * 1024
     for out in ("bfloat16", "float32"):
@@ -374,9 +373,8 @@ TILE_VARIANTS = {
     # BN = 192: three 64-wide slabs of B a k-tile (a row-major B in three MN-major slabs), one
     # m64n192k16 a consumer and k-step, and three 64-column slabs of C through the staging buffers
     "128x192": {"BN": 192},
-    # The H200's choices at 65-192 rows (warpgemm/dispatch.py, H200_CHOICES above): 64 x 192 tiles
-    # (a consumer's m64n192k16), six stages, a k-tile in flight; clusters of 64 x 128 and 64 x 256
-    # tiles (two tile rows share B, multicast) with seven and five stages; 128 x 128 with six;
+    # The H200's choices at 65-128 rows (warpgemm/dispatch.py, H200_CHOICES above): clusters of
+    # 64 x 128 and 64 x 256 tiles (two tile rows share B, multicast) with seven and five stages;
     # 128 x 64 with eight
     **{f"h200-{name}": params for name, params in H200_CHOICES.items()},
 }
@@ -387,14 +385,12 @@ every layout."""
 @pytest.mark.gpu
 @needs_hopper
 @pytest.mark.parametrize("m,n,k", [
-    (129, 6145, 4093), (191, 4096, 11009), (150, 7000, 520),  # 64 x 192
-    (65, 5121, 1000), (127, 8191, 8193), (100, 6000, 64),     # clusters of 64 x 128
+    (97, 5121, 1000), (127, 8191, 8193), (100, 6000, 64),     # clusters of 64 x 128
     (65, 12289, 520), (96, 16383, 4097),                      # clusters of 64 x 256
-    (65, 4096, 11009), (96, 4096, 16383),                     # 128 x 128, six stages
     (97, 4096, 11009), (128, 4096, 16383)])                   # 128 x 64, eight stages
-def test_the_h200s_choices_at_65_to_192_rows_match_float64_on_ragged_linear_problems(m, n, k):
-    # what auto runs on an H200 in each bucket of its 65-192-row rules, on ragged N and K with
-    # the bias (the kernel is the same on any Hopper)
+def test_the_h200s_choices_at_65_to_128_rows_match_float64_on_ragged_linear_problems(m, n, k):
+    # what auto runs on an H200 in each bucket of its rung-06 rules at 65-128 rows, on ragged N and
+    # K with the bias (the kernel is the same on any Hopper)
     rule = dispatch.choose(90, "bfloat16", m, n, k, layouts=("row", "col"), device="NVIDIA H200")
     assert rule.kernel == "hopper/06_tma_store_epilogue" and rule.params["BM"] in (64, 128)
     for dtypes in (("bfloat16", "bfloat16"), ("float16", "float32")):

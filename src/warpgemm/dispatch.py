@@ -181,12 +181,23 @@ _H200_A = {"BM": 128, "BK": 128, "STAGES": 4, "IN_FLIGHT": 0, "SPLITS": 1, "STAG
 _H200_B = {"BM": 64, "BK": 128, "STAGES": 8, "IN_FLIGHT": 1, "SPLITS": 1, "STAGGER": 8}
 _H200_D = {"BM": 128, "BK": 128, "STAGES": 4, "IN_FLIGHT": 1, "SPLITS": 1, "STAGGER": 8}
 _H200_G = {"BM": 64, "BK": 128, "STAGES": 8, "IN_FLIGHT": 1, "SPLITS": 0, "STAGGER": 8}
-# Rung 06's choices for 65-192 rows on the H200 (the rules that use them say where they come from).
-_H200_64X192 = {"BM": 64, "BN": 192, "STAGES": 6, "IN_FLIGHT": 1}
+# Rung 06's choices for 97-128 rows, and 65-96 rows of 12288-16384-row weights, on the H200 (the
+# rules that use them say where they come from).
 _H200_64X128_C2 = {"BM": 64, "BN": 128, "STAGES": 7, "CLUSTER": 2, "IN_FLIGHT": 1}
 _H200_64X256_C2 = {"BM": 64, "BN": 256, "STAGES": 5, "CLUSTER": 2}
-_H200_128X128_S6 = {"BM": 128, "BN": 128, "STAGES": 6}
 _H200_128X64_S8 = {"BM": 128, "BN": 64, "STAGES": 8}
+
+# decode/02 with every token in one tile (wgmma m64nBNk16 with BN the narrowest atom that holds
+# them) on the H200 at 65-96 and 129-192 rows: (rows, BN, the deepest ring of 64-row tiles of W
+# (BK 64) that fits, that of 128-row tiles). STAGES as hopper.smem_bytes allows in 227 KiB.
+H200_ONE_TOKEN_TILE = (((65, 96), 96, 8, 8), ((129, 144), 144, 8, 6), ((145, 160), 160, 8, 6),
+                       ((161, 176), 176, 7, 5), ((177, 192), 192, 7, 5))
+
+
+def _h200_one_token_tile(bn: int, bm: int, stages: int) -> dict[str, int]:
+    """decode/02's parameters for tiles of ``bm`` rows of W by ``bn`` tokens, a k-tile of 64 and a
+    k-tile of wgmma in flight, single blocks with the last wave split."""
+    return {"BM": bm, "BN": bn, "BK": 64, "STAGES": stages, "IN_FLIGHT": 1}
 
 RULES: tuple[Rule, ...] = (
     # fp16 / bf16 decode on an H200, 2-32 rows: rung 02, staggered. Swept in the turned order on an
@@ -415,37 +426,74 @@ RULES: tuple[Rule, ...] = (
     # float32 with TF32 allowed.
     Rule("sgemm/08_tf32_mma", "float32", capability=(80, INF), precision="tf32",
          note="the TF32 tensor-core rung"),
-    # fp16 / bf16 with 65-192 rows in the Linear layout on the H200: rung 06 in tiles of 64 rows
-    # with deep rings. Here the weight is read from HBM about once, and what sets the speed is how
-    # many of its bytes each SM keeps in flight and how full the one wave is: the H100's choices
-    # below (decode/02 with 128-row tiles of W, four stages; 128 x 128 tiles) ran 0.52x-0.97x
-    # cuBLAS. Swept on an H200 at 80-192 rows over 35 choices of rung 06 (scripts/decode_sweep.py,
-    # graph replays, cold weights, x cuBLAS, the rules before in the same rounds;
-    # docs/results/m65_192_sweep_h200.json, m65_192_sweep2_h200.json), then checked at 72-184 rows
-    # on eight weights it was not drawn from, two placements each (m65_192_rule_check_h200.json),
-    # which also set the bounds on N and K. This rule against the rules before:
-    #   * 129-192 rows, N 6144-16384 (and N = 4096 with K of 11008-16383): 64 x 192 tiles, six
-    #     stages, a k-tile in flight: three tile rows make one wave of 96-129 tiles at N =
-    #     6144-8192. 176 x 6144 x 4096 1.10x against 0.88x, 192 x 8192 x
-    #     8192 1.03x against 0.88x, 144 x 6144 x 4096 0.68x against 0.54x, 192 x 14336 x 4096
-    #     0.87x against 0.71x; checked: 136 x 7168 x 4096 0.66x against 0.52x, 184 x 7168 x 4096
-    #     0.98x against 0.81x, 184 x 16384 x 4096 0.88x against 0.74x, 152 x 4096 x 11008 0.79x
-    #     against 0.64x. Narrower weights keep the rules below (184 x 2048 x 4096: 0.68x against
-    #     0.79x; 136 x 3072 x 4096 0.61x against 0.64x; level at 5120 x 5120).
-    #   * 65-128 rows, N 5120-8192: 2-block clusters of 64 x 128 tiles (the two tile rows share
+    # fp16 / bf16 with 65-96 and 129-192 rows in the Linear layout on the H200: decode/02 with every
+    # token in one tile, BN the narrowest wgmma atom that holds them (96 at 65-96 rows, 144, 160,
+    # 176 or 192 at 129-192), so that each tile of W crosses from L2 into shared memory once (in
+    # tiles of 64 tokens it crossed two or three times). Narrower weights take 64-row tiles of W
+    # with the deepest ring that fits (7-8 stages of 64 k), wider ones 128-row tiles (5-8 stages),
+    # which make fewer, fuller tiles. Between the weights measured, the bounds were put at N =
+    # 8192 | 8193 (129-192 rows; measured 8192 and 10240) and 12287 | 12288, 16384 | 16385 (65-96
+    # rows; measured 10240, 12288-16384 and 22016). Swept on an H200 at 72-184 rows on six
+    # weights, five tilings of W each (scripts/decode_sweep.py, graph replays, cold weights, two
+    # placements, x cuBLAS, the rules before in the same rounds;
+    # docs/results/m129_192_wide_tokens_first_sweep_h200.json, m65_192_wide_tokens_sweep_h200.json),
+    # then checked at 80-192 rows on eight weights it was not drawn from
+    # (m65_192_wide_tokens_check_h200.json), which also set the N bounds. Against the rules before
+    # (rung 06 in 64 x 192 tiles; the H100's decode/02 rule at N = 4096; 64 x 128 clusters):
+    #   * 129-192 rows, N 4096-8192, 64-row tiles: 136 x 4096 x 4096 0.92x against 0.66x, 136 x
+    #     8192 x 8192 0.94x against 0.66x, 152 x 4096 x 14336 0.98x against 0.76x, 168 x 6144 x
+    #     4096 1.22x against 1.05x; checked: 144 x 5120 x 5120 0.99x against 0.73x, 160 x 7168 x
+    #     4096 0.92x against 0.71x, 176 x 4096 x 11008 1.07x against 0.89x. Behind at one of 28:
+    #     184 x 4096 x 4096 0.93x against 0.95x (level at 192 x 5120 x 5120, 0.91x).
+    #   * 129-192 rows, N 8193-32768, 128-row tiles: 136 x 28672 x 8192 0.95x against 0.50x, 184 x
+    #     14336 x 4096 0.96x against 0.83x; checked: 144 x 10240 x 8192 1.30x against 0.94x, 160 x
+    #     22016 x 8192 0.89x against 0.57x, 192 x 12288 x 4096 1.14x against 0.99x, 176 x 32000 x
+    #     4096 0.98x against 0.68x. Behind at one of 28: 192 x 10240 x 8192 0.92x against 0.93x
+    #     (the 64-row tiles ran 0.97x there). The clusters of two were ahead at some (32000 x 4096)
+    #     and far behind at 22016 x 8192 (0.72x-0.76x).
+    #   * 65-96 rows, N 4096-12287, 64-row tiles of W by 96 tokens: 96 x 4096 x 4096 1.04x against
+    #     0.89x, 72 x 4096 x 14336 0.96x against 0.90x, 96 x 8192 x 8192 1.00x against 0.93x;
+    #     checked: 80 x 4096 x 11008 1.03x against 0.88x, 88 x 5120 x 5120 0.89x against 0.74x, 80 x
+    #     10240 x 8192 1.04x against 0.80x. Ahead at all 16 measured.
+    #   * 65-96 rows, N 16385-32768, 128-row tiles by 96 tokens: 72 x 28672 x 8192 0.98x against
+    #     0.74x; checked: 80 x 22016 x 8192 0.92x against 0.78x, 88 x 32000 x 4096 0.97x against
+    #     0.88x. Ahead at all 6. At 12288-16384 rows of W the clusters of 64 x 256 tiles below stay:
+    #     there the three tilings ran 0.89x-0.91x against 0.89x (80 x 12288 x 4096) and 0.90x-0.95x
+    #     against 0.94x (88 x 13824 x 5120).
+    # 97-128 rows keep the rules below: there tiles of 128 tokens were level or behind them at most
+    # shapes (112 x 8192 x 8192 0.96x against 1.01x, 104 x 7168 x 4096 0.79x against 0.94x).
+    # bf16 measured; fp16 runs the same kernel at the same bytes. The H100 keeps its rules (not
+    # measured there).
+    *(Rule("decode/02_swap_ab_wgmma", dt, capability=(90, 90), layouts=_LINEAR, m=m, n=n, k=(0, 16383),
+           params=_h200_one_token_tile(bn, bm, stages), device=_H200,
+           note="measured on an H200 by scripts/decode_sweep.py (docs/results/m65_192_wide_tokens_*_h200.json)")
+      for dt in ("bfloat16", "float16")
+      for m, bn, deep, wide in H200_ONE_TOKEN_TILE
+      for n, bm, stages in ((((4096, 8192), 64, deep), ((8193, 32768), 128, wide)) if m[0] > 96 else
+                            (((4096, 12287), 64, deep), ((16385, 32768), 128, wide)))),
+    # fp16 / bf16 with 65-128 rows in the Linear layout on the H200, where the rule above does not
+    # reach: rung 06 in tiles of 64 rows with deep rings. Here the weight is read from HBM about
+    # once, and what sets the speed is how many of its bytes each SM keeps in flight and how full
+    # the one wave is: the H100's choices below (decode/02 with 128-row tiles of W, four stages;
+    # 128 x 128 tiles) ran 0.52x-0.97x cuBLAS. Swept on an H200 at 80-192 rows over 35 choices of
+    # rung 06 (scripts/decode_sweep.py, graph replays, cold weights, x cuBLAS, the rules before in
+    # the same rounds; docs/results/m65_192_sweep_h200.json, m65_192_sweep2_h200.json), then checked
+    # at 72-184 rows on eight weights it was not drawn from, two placements each
+    # (m65_192_rule_check_h200.json), which also set the bounds on N and K. (Its 64 x 192 tiles at
+    # 129-192 rows, and 128 x 128 tiles at 65-96 rows of N = 4096 and K of 11008-16383, gave way
+    # to the rule above.) This rule against the rules before:
+    #   * 97-128 rows, N 5120-8192: 2-block clusters of 64 x 128 tiles (the two tile rows share
     #     each tile of W, multicast), seven stages, a k-tile in flight: 112 x 8192 x 8192 1.01x
-    #     against 0.87x, 96 x 6144 x 4096 0.82x against 0.69x, 128 x 6144 x 4096 0.90x against
-    #     0.84x; checked: 72 x 7168 x 4096 0.77x against 0.64x, 120 x 8192 x 2048 1.06x against
-    #     0.93x, 88 x 5120 x 5120 0.76x against 0.69x.
+    #     against 0.87x, 128 x 6144 x 4096 0.90x against 0.84x; checked: 120 x 8192 x 2048 1.06x
+    #     against 0.93x. (The rule measured from 65 rows; the rule above takes 65-96.)
     #   * 65-96 rows, N 12288-16384: clusters of 64 x 256 tiles, five stages: 80 x 14336 x 4096
     #     0.94x against 0.82x; checked: 72 x 12288 x 4096 0.89x against 0.70x, 88 x 16384 x 4096
     #     0.96x against 0.89x. From 104 rows level or behind the 128 x 128 tiles below (112 x
     #     14336 x 4096 0.95x against 0.96x).
-    #   * N = 4096 with K of 11008-16383 (the down projection's shape): 128 x 128 tiles with six
-    #     stages at 65-96 rows (80 x 4096 x 14336 0.89x against 0.79x; checked 72 x 4096 x 11008
-    #     0.87x against 0.79x), 128 x 64 tiles with eight at 97-128 (112 x 4096 x 14336 1.01x
-    #     against 0.93x, 128 x 4096 x 14336 1.00x against 0.94x; checked 120 x 4096 x 11008 1.04x
-    #     against 0.97x), ahead of decode/02's 64-row tiles of the next rule there.
+    #   * 97-128 rows, N = 4096 with K of 11008-16383 (the down projection's shape): 128 x 64 tiles
+    #     with eight stages (112 x 4096 x 14336 1.01x against 0.93x, 128 x 4096 x 14336 1.00x
+    #     against 0.94x; checked 120 x 4096 x 11008 1.04x against 0.97x), ahead of decode/02's
+    #     64-row tiles of the next rule there.
     # bf16 measured; fp16 runs the same kernel at the same bytes. The H100 keeps its rules (not
     # measured there).
     *(Rule("hopper/06_tma_store_epilogue", dt, capability=(90, 90), layouts=_LINEAR, m=m, n=n, k=k, params=p,
@@ -453,11 +501,8 @@ RULES: tuple[Rule, ...] = (
       for dt in ("bfloat16", "float16")
       for m, n, k, p in (
           ((97, 128), (4096, 4096), (11008, 16383), _H200_128X64_S8),
-          ((65, 96), (4096, 4096), (11008, 16383), _H200_128X128_S6),
-          ((65, 128), (5120, 8192), (0, 16383), _H200_64X128_C2),
+          ((97, 128), (5120, 8192), (0, 16383), _H200_64X128_C2),
           ((65, 96), (12288, 16384), (0, 16383), _H200_64X256_C2),
-          ((129, 192), (6144, 16384), (0, 16383), _H200_64X192),
-          ((129, 192), (4096, 4096), (11008, 16383), _H200_64X192),
       )),
     # fp16 / bf16 with 113-128 rows and N of 2048-4096 in the Linear layout on the H200: decode/02
     # with 64-row tiles of W, seven stages, a k-tile of wgmma in flight and the last wave split.
