@@ -4,7 +4,9 @@
     ncu --clock-control none --section SpeedOfLight -k regex:decode -c 1 python scripts/ncu_decode.py 1 4096 4096
     ncu ... python scripts/ncu_decode.py 8 4096 4096 decode/04_row_sweep_mma STAGES=3
 
-Without a kernel name it runs ``kernel="auto"``; NAME=VALUE arguments are its parameters.
+Without a kernel name it runs ``kernel="auto"``; NAME=VALUE arguments are its parameters. The
+name ``cublas`` runs ``torch.matmul`` instead, for the same shape under the same ncu filter
+(``-k regex:"decode|nvjet|gemm"``).
 """
 
 from __future__ import annotations
@@ -26,7 +28,10 @@ def main() -> None:
     ws = [torch.randn(n, k, device="cuda").to(torch.bfloat16) for _ in range(4)]
     x = torch.randn(m, k, device="cuda").to(torch.bfloat16)
     for i in range(8):
-        warpgemm.matmul(x, ws[i % 4].t(), kernel=kernel, **params)
+        if kernel == "cublas":
+            torch.matmul(x, ws[i % 4].t())
+        else:
+            warpgemm.matmul(x, ws[i % 4].t(), kernel=kernel, **params)
     torch.cuda.synchronize()
 
 

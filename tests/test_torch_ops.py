@@ -75,14 +75,16 @@ def test_under_autocast_the_op_called_directly_computes_in_the_autocast_dtype_as
         assert torch.ops.warpgemm.mm(a, b).dtype == torch.float32  # outside the region: as given
 
 
-def test_under_autocast_the_ops_path_casts_a_call_without_out_and_not_one_with_it():
+def test_under_autocast_the_ops_path_casts_once_a_call_without_out_and_not_one_with_it(monkeypatch):
     # warpgemm.matmul's path through the op (gradients, torch.compile): the op sees the operands
     # in the autocast dtype without out=, and as they are with it, as torch.matmul(out=) is not
-    # autocast. A dispatch mode below autocast records the dtypes the op receives.
+    # autocast. matmul casts them, and the op then runs with autocast off, so that its autocast
+    # kernel does not check them again: one cast a call. A dispatch mode below autocast records
+    # the dtypes the op receives.
     from torch._subclasses.fake_tensor import FakeTensorMode
     from torch.utils._python_dispatch import TorchDispatchMode
 
-    from warpgemm import api
+    from warpgemm import api, autocast
 
     class Seen(TorchDispatchMode):
         def __init__(self):
@@ -99,13 +101,19 @@ def test_under_autocast_the_ops_path_casts_a_call_without_out_and_not_one_with_i
             self.c = c
             return self
 
+    casts = []
+    cast = autocast.cast
+    monkeypatch.setattr(autocast, "cast", lambda *t: casts.append(len(t)) or cast(*t))
     with FakeTensorMode():
         a, b = torch.empty(7, 5, device="cuda"), torch.empty(5, 3, device="cuda")
         with _cuda_autocast(torch.bfloat16), Seen() as seen:
+            with monkeypatch.context() as traced:  # as under torch.compile: through the op
+                traced.setattr(torch.compiler, "is_compiling", lambda: True)
+                c = api.matmul(a, b)
+            assert casts == [3] and seen.dtypes == [(torch.bfloat16, torch.bfloat16)]
             out = api._via_op(a, b, None, None, "auto", {}, Out())
-            c = api._via_op(a, b, None, None, "auto", {}, None)
-    assert seen.dtypes == [(torch.float32, torch.float32), (torch.bfloat16, torch.bfloat16)]
-    assert out.c.dtype == torch.float32 and c.dtype == torch.bfloat16
+            assert casts == [3] and seen.dtypes[1:] == [(torch.float32, torch.float32)]
+    assert c.dtype == torch.bfloat16 and out.c.dtype == torch.float32
 
 
 @pytest.mark.skipif(HAS_GPU, reason="checks the behaviour without a CUDA device")

@@ -175,6 +175,14 @@ def matmul(a: torch.Tensor, b: torch.Tensor, *, out_dtype: torch.dtype | None = 
         return out.copy_(c) if out is not None else c
     if out is None and _autocast_enabled():  # as torch.matmul: in the autocast dtype
         a, b, bias = autocast.cast(a, b, bias)
+    return _matmul_cast(a, b, bias, out_dtype, kernel, params, out)
+
+
+def _matmul_cast(a: Any, b: Any, bias: Any, out_dtype: Any, kernel: str, params: dict[str, int],
+                 out: Any) -> torch.Tensor:
+    """:func:`matmul` (floating or integer operands) once autocast has had its say: the operands
+    are in the autocast dtype already, or not to be cast (out=, or autocast off). ``nn.linear``
+    calls it on the operands it cast itself."""
     if torch.compiler.is_compiling():
         return _via_op(a, b, bias, out_dtype, kernel, params, out)
     try:
@@ -196,9 +204,10 @@ def matmul(a: torch.Tensor, b: torch.Tensor, *, out_dtype: torch.dtype | None = 
 
 def _via_op(a: Any, b: Any, bias: Any, out_dtype: Any, kernel: str, params: dict[str, int],
             out: Any) -> torch.Tensor:
-    # As torch: a call with out= is not autocast (the op's autocast kernel would cast it).
-    no_autocast = out is not None and _autocast_enabled()
-    with torch.autocast("cuda", enabled=False) if no_autocast else contextlib.nullcontext():
+    # Autocast has had its say (_matmul_cast): the operands are in its dtype already, or not to
+    # be cast (a call with out= is not autocast, as in torch). So the op runs with autocast off,
+    # and its autocast kernel does not check them a second time.
+    with torch.autocast("cuda", enabled=False) if _autocast_enabled() else contextlib.nullcontext():
         c = torch.ops.warpgemm.mm(a, b, bias, out_dtype, kernel, torch_ops.params_text(params))
     if out is not None:
         out.copy_(c)

@@ -22,7 +22,7 @@ import torch.nn.functional as F
 
 from . import autocast, plan
 from .autocast import enabled as _autocast_enabled
-from .api import matmul
+from .api import _matmul_cast
 
 __all__ = ["Linear", "Int8Linear", "linear", "patch", "unpatch", "fallbacks", "quantize_rows"]
 
@@ -83,7 +83,7 @@ def linear(x: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor | None = No
         return F.linear(x, weight, bias)
     wt = weight.t()
     x2 = x if x.dim() == 2 else x.reshape(-1, x.shape[-1])
-    y = matmul(x2, wt, bias=bias)
+    y = _matmul_cast(x2, wt, bias, None, "auto", {}, None)  # cast above, if autocast is on
     if planned and x2.data_ptr() == x.data_ptr() and (x2 is x or x2._is_view()):
         # The flattened input is a view of x (a copy would not be x's address): later calls of
         # this problem can run its plan on x and the weight directly.
