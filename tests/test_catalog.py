@@ -173,7 +173,7 @@ def test_decode_02_in_clusters_pairs_horizontally_adjacent_tiles_and_does_not_sp
     assert spec.valid(inst.params) and not spec.valid({**inst.params, "CLUSTER": 4})
 
 
-@pytest.mark.parametrize("bn", [96, 128, 144, 160, 176, 192, 256])
+@pytest.mark.parametrize("bn", [72, 80, 88, 96, 128, 144, 160, 176, 192, 256])
 def test_decode_02_takes_tiles_of_up_to_256_tokens_and_compiles_them_without_spills(bn):
     import re
 
@@ -187,4 +187,15 @@ def test_decode_02_takes_tiles_of_up_to_256_tokens_and_compiles_them_without_spi
         assert k.spill_bytes == 0 and k.stack_bytes == 0, k.log
         assert not re.search(r"C75\d\d|wgmma.*serializ", k.log), k.log
     assert not spec.valid(spec.resolve({"BN": 208}))  # no m64n208k16 wrapper
+
+
+def test_decode_02_keeps_up_to_16_stages_in_flight_where_they_fit_and_compiles_them_without_spills():
+    # two tiles of 72 tokens and 64-row tiles of W: 17 KiB a stage, thirteen fit in 227 KiB
+    import warpgemm
+
+    spec = catalog.get("decode/02_swap_ab_wgmma")
+    p = spec.resolve({"BM": 64, "BN": 72, "BK": 64, "STAGES": 13, "IN_FLIGHT": 1})
+    assert spec.valid(p) and not spec.valid({**p, "STAGES": 14}) and not spec.valid({**p, "BN": 32, "STAGES": 17})
+    k = warpgemm.compile(spec.name, "sm_90a", a_layout="row", b_layout="col", **p)
+    assert k.spill_bytes == 0 and k.stack_bytes == 0, k.log
 

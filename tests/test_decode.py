@@ -430,8 +430,9 @@ def test_swap_ab_wgmma_in_clusters_of_two_sharing_the_tokens_is_correct(m, n, k,
 
 @needs_hopper
 @pytest.mark.parametrize("b_layout", ["col", "row"])
-@pytest.mark.parametrize("bn,bm,cluster", [(96, 64, 1), (128, 128, 1), (144, 128, 1), (160, 64, 2), (176, 128, 1),
-                                           (192, 128, 2), (256, 64, 1), (192, 64, 2)])
+@pytest.mark.parametrize("bn,bm,cluster", [(72, 64, 1), (80, 128, 2), (88, 128, 1), (96, 64, 1), (128, 128, 1),
+                                           (144, 128, 1), (160, 64, 2), (176, 128, 1), (192, 128, 2), (256, 64, 1),
+                                           (192, 64, 2)])
 @pytest.mark.parametrize("m,n,k", [(65, 4096, 4096), (144, 6145, 1000), (192, 1000, 8193), (250, 129, 520),
                                    (7, 300, 64)])
 def test_swap_ab_wgmma_takes_every_token_in_one_wide_tile(m, n, k, bn, bm, cluster, b_layout):

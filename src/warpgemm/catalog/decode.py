@@ -105,10 +105,14 @@ def _sweep_mma_shape(m: int, n: int, k: int) -> dict[str, int]:
     return {"TOKENS": 8 if m <= 8 else 16, "THREADS": threads, "KSTEPS": ksteps}
 
 
+TOKEN_TILES = (32, 64, 72, 80, 88, 96, 128, 144, 160, 176, 192, 256)
+"""Rung 02's tile widths BN (tokens a tile holds): the m64nBNk16 wgmma wrappers of arch/sm90.cuh."""
+
+
 def _valid_wgmma(p: Mapping[str, int]) -> bool:
     """Rung 02's static_asserts (and the hopper mainloop's)."""
-    return (p["BM"] in (64, 128) and p["BN"] in (32, 64, 96, 128, 144, 160, 176, 192, 256) and p["BK"] in (64, 128)
-            and 2 <= p["STAGES"] <= 8
+    return (p["BM"] in (64, 128) and p["BN"] in TOKEN_TILES and p["BK"] in (64, 128)
+            and 2 <= p["STAGES"] <= 16
             and p["IN_FLIGHT"] in (0, 1) and p["IN_FLIGHT"] < p["STAGES"] and 0 <= p["SPLITS"] <= hopper.MAX_SPLITS
             and p["STAGGER"] >= 1 and p["CLUSTER"] in (1, 2)
             and hopper.smem_bytes(p) <= 227 * 1024)

@@ -365,6 +365,90 @@ struct SM90_64x64x16_F32F16F16_SS {
     }
 };
 
+// D (64 x 72) = A (64 x 16) * B (16 x 72) + (scale_d ? D : 0), A and B in shared memory
+// (descriptors); TRANS_A / TRANS_B = 1 reads that operand MN-major.
+template <int TRANS_A, int TRANS_B>
+struct SM90_64x72x16_F32F16F16_SS {
+    static constexpr int N = 72;
+    static constexpr int K = 16;
+    static __device__ __forceinline__ void fma(float (&d)[36], uint64_t desc_a, uint64_t desc_b,
+                                               uint32_t scale_d) {
+        asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %38, 0;\n"
+                     "wgmma.mma_async.sync.aligned.m64n72k16.f32.f16.f16 "
+                     "{"
+                     "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, "
+                     "%17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "
+                     "%32, %33, %34, %35"
+                     "}, "
+                     "%36, %37, p, 1, 1, %39, %40;\n}\n"
+                     :
+                       "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]),
+                       "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]),
+                       "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]),
+                       "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+                       "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]),
+                       "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35])
+                     : "l"(desc_a), "l"(desc_b), "r"(scale_d), "n"(TRANS_A), "n"(TRANS_B));
+    }
+};
+
+// D (64 x 80) = A (64 x 16) * B (16 x 80) + (scale_d ? D : 0), A and B in shared memory
+// (descriptors); TRANS_A / TRANS_B = 1 reads that operand MN-major.
+template <int TRANS_A, int TRANS_B>
+struct SM90_64x80x16_F32F16F16_SS {
+    static constexpr int N = 80;
+    static constexpr int K = 16;
+    static __device__ __forceinline__ void fma(float (&d)[40], uint64_t desc_a, uint64_t desc_b,
+                                               uint32_t scale_d) {
+        asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %42, 0;\n"
+                     "wgmma.mma_async.sync.aligned.m64n80k16.f32.f16.f16 "
+                     "{"
+                     "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, "
+                     "%17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "
+                     "%32, %33, %34, %35, %36, %37, %38, %39"
+                     "}, "
+                     "%40, %41, p, 1, 1, %43, %44;\n}\n"
+                     :
+                       "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]),
+                       "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]),
+                       "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]),
+                       "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+                       "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]),
+                       "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]),
+                       "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39])
+                     : "l"(desc_a), "l"(desc_b), "r"(scale_d), "n"(TRANS_A), "n"(TRANS_B));
+    }
+};
+
+// D (64 x 88) = A (64 x 16) * B (16 x 88) + (scale_d ? D : 0), A and B in shared memory
+// (descriptors); TRANS_A / TRANS_B = 1 reads that operand MN-major.
+template <int TRANS_A, int TRANS_B>
+struct SM90_64x88x16_F32F16F16_SS {
+    static constexpr int N = 88;
+    static constexpr int K = 16;
+    static __device__ __forceinline__ void fma(float (&d)[44], uint64_t desc_a, uint64_t desc_b,
+                                               uint32_t scale_d) {
+        asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %46, 0;\n"
+                     "wgmma.mma_async.sync.aligned.m64n88k16.f32.f16.f16 "
+                     "{"
+                     "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, "
+                     "%17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "
+                     "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43"
+                     "}, "
+                     "%44, %45, p, 1, 1, %47, %48;\n}\n"
+                     :
+                       "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]),
+                       "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]),
+                       "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]),
+                       "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+                       "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]),
+                       "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]),
+                       "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]),
+                       "+f"(d[42]), "+f"(d[43])
+                     : "l"(desc_a), "l"(desc_b), "r"(scale_d), "n"(TRANS_A), "n"(TRANS_B));
+    }
+};
+
 // D (64 x 96) = A (64 x 16) * B (16 x 96) + (scale_d ? D : 0), A and B in shared memory
 // (descriptors); TRANS_A / TRANS_B = 1 reads that operand MN-major.
 template <int TRANS_A, int TRANS_B>
@@ -697,6 +781,90 @@ struct SM90_64x64x16_F32BF16BF16_SS {
                        "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
                        "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]),
                        "+f"(d[30]), "+f"(d[31])
+                     : "l"(desc_a), "l"(desc_b), "r"(scale_d), "n"(TRANS_A), "n"(TRANS_B));
+    }
+};
+
+// D (64 x 72) = A (64 x 16) * B (16 x 72) + (scale_d ? D : 0), A and B in shared memory
+// (descriptors); TRANS_A / TRANS_B = 1 reads that operand MN-major.
+template <int TRANS_A, int TRANS_B>
+struct SM90_64x72x16_F32BF16BF16_SS {
+    static constexpr int N = 72;
+    static constexpr int K = 16;
+    static __device__ __forceinline__ void fma(float (&d)[36], uint64_t desc_a, uint64_t desc_b,
+                                               uint32_t scale_d) {
+        asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %38, 0;\n"
+                     "wgmma.mma_async.sync.aligned.m64n72k16.f32.bf16.bf16 "
+                     "{"
+                     "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, "
+                     "%17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "
+                     "%32, %33, %34, %35"
+                     "}, "
+                     "%36, %37, p, 1, 1, %39, %40;\n}\n"
+                     :
+                       "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]),
+                       "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]),
+                       "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]),
+                       "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+                       "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]),
+                       "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35])
+                     : "l"(desc_a), "l"(desc_b), "r"(scale_d), "n"(TRANS_A), "n"(TRANS_B));
+    }
+};
+
+// D (64 x 80) = A (64 x 16) * B (16 x 80) + (scale_d ? D : 0), A and B in shared memory
+// (descriptors); TRANS_A / TRANS_B = 1 reads that operand MN-major.
+template <int TRANS_A, int TRANS_B>
+struct SM90_64x80x16_F32BF16BF16_SS {
+    static constexpr int N = 80;
+    static constexpr int K = 16;
+    static __device__ __forceinline__ void fma(float (&d)[40], uint64_t desc_a, uint64_t desc_b,
+                                               uint32_t scale_d) {
+        asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %42, 0;\n"
+                     "wgmma.mma_async.sync.aligned.m64n80k16.f32.bf16.bf16 "
+                     "{"
+                     "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, "
+                     "%17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "
+                     "%32, %33, %34, %35, %36, %37, %38, %39"
+                     "}, "
+                     "%40, %41, p, 1, 1, %43, %44;\n}\n"
+                     :
+                       "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]),
+                       "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]),
+                       "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]),
+                       "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+                       "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]),
+                       "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]),
+                       "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39])
+                     : "l"(desc_a), "l"(desc_b), "r"(scale_d), "n"(TRANS_A), "n"(TRANS_B));
+    }
+};
+
+// D (64 x 88) = A (64 x 16) * B (16 x 88) + (scale_d ? D : 0), A and B in shared memory
+// (descriptors); TRANS_A / TRANS_B = 1 reads that operand MN-major.
+template <int TRANS_A, int TRANS_B>
+struct SM90_64x88x16_F32BF16BF16_SS {
+    static constexpr int N = 88;
+    static constexpr int K = 16;
+    static __device__ __forceinline__ void fma(float (&d)[44], uint64_t desc_a, uint64_t desc_b,
+                                               uint32_t scale_d) {
+        asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %46, 0;\n"
+                     "wgmma.mma_async.sync.aligned.m64n88k16.f32.bf16.bf16 "
+                     "{"
+                     "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, "
+                     "%17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "
+                     "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43"
+                     "}, "
+                     "%44, %45, p, 1, 1, %47, %48;\n}\n"
+                     :
+                       "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]),
+                       "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]),
+                       "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]),
+                       "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+                       "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]),
+                       "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]),
+                       "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]),
+                       "+f"(d[42]), "+f"(d[43])
                      : "l"(desc_a), "l"(desc_b), "r"(scale_d), "n"(TRANS_A), "n"(TRANS_B));
     }
 };
@@ -1864,6 +2032,12 @@ struct Gmma<half_t, 32, TRANS_A, TRANS_B> : SM90_64x32x16_F32F16F16_SS<TRANS_A, 
 template <int TRANS_A, int TRANS_B>
 struct Gmma<half_t, 64, TRANS_A, TRANS_B> : SM90_64x64x16_F32F16F16_SS<TRANS_A, TRANS_B> { using Acc = float; };
 template <int TRANS_A, int TRANS_B>
+struct Gmma<half_t, 72, TRANS_A, TRANS_B> : SM90_64x72x16_F32F16F16_SS<TRANS_A, TRANS_B> { using Acc = float; };
+template <int TRANS_A, int TRANS_B>
+struct Gmma<half_t, 80, TRANS_A, TRANS_B> : SM90_64x80x16_F32F16F16_SS<TRANS_A, TRANS_B> { using Acc = float; };
+template <int TRANS_A, int TRANS_B>
+struct Gmma<half_t, 88, TRANS_A, TRANS_B> : SM90_64x88x16_F32F16F16_SS<TRANS_A, TRANS_B> { using Acc = float; };
+template <int TRANS_A, int TRANS_B>
 struct Gmma<half_t, 96, TRANS_A, TRANS_B> : SM90_64x96x16_F32F16F16_SS<TRANS_A, TRANS_B> { using Acc = float; };
 template <int TRANS_A, int TRANS_B>
 struct Gmma<half_t, 128, TRANS_A, TRANS_B> : SM90_64x128x16_F32F16F16_SS<TRANS_A, TRANS_B> { using Acc = float; };
@@ -1883,6 +2057,12 @@ template <int TRANS_A, int TRANS_B>
 struct Gmma<bf16_t, 32, TRANS_A, TRANS_B> : SM90_64x32x16_F32BF16BF16_SS<TRANS_A, TRANS_B> { using Acc = float; };
 template <int TRANS_A, int TRANS_B>
 struct Gmma<bf16_t, 64, TRANS_A, TRANS_B> : SM90_64x64x16_F32BF16BF16_SS<TRANS_A, TRANS_B> { using Acc = float; };
+template <int TRANS_A, int TRANS_B>
+struct Gmma<bf16_t, 72, TRANS_A, TRANS_B> : SM90_64x72x16_F32BF16BF16_SS<TRANS_A, TRANS_B> { using Acc = float; };
+template <int TRANS_A, int TRANS_B>
+struct Gmma<bf16_t, 80, TRANS_A, TRANS_B> : SM90_64x80x16_F32BF16BF16_SS<TRANS_A, TRANS_B> { using Acc = float; };
+template <int TRANS_A, int TRANS_B>
+struct Gmma<bf16_t, 88, TRANS_A, TRANS_B> : SM90_64x88x16_F32BF16BF16_SS<TRANS_A, TRANS_B> { using Acc = float; };
 template <int TRANS_A, int TRANS_B>
 struct Gmma<bf16_t, 96, TRANS_A, TRANS_B> : SM90_64x96x16_F32BF16BF16_SS<TRANS_A, TRANS_B> { using Acc = float; };
 template <int TRANS_A, int TRANS_B>

@@ -54,10 +54,9 @@ decode_swap_ab_wgmma(const __grid_constant__ wg::TmaDescriptor tma_w, const __gr
                      float* __restrict__ workspace, int* __restrict__ counters, int splits) {
     using namespace wg;
     static_assert(A_ROW, "the tokens (A) are wgmma's B operand here and must be K-major: A row-major");
-    static_assert(BN == 32 || BN == 64 || BN == 96 || BN == 128 || BN == 144 || BN == 160 || BN == 176 ||
-                      BN == 192 || BN == 256,
-                  "BN (tokens a tile holds) is 32, 64, 96, 128, 144, 160, 176, 192 or 256: a wgmma m64nBNk16 "
-                  "atom of arch/sm90.cuh; more tokens take more tiles");
+    static_assert(BN % 8 == 0 && BN >= 32 && BN <= 256,
+                  "BN (tokens a tile holds) is a multiple of 8 from 32 to 256 with an m64nBNk16 wrapper in "
+                  "arch/sm90.cuh (scripts/gen_wgmma_wrappers.py); more tokens take more tiles");
     static_assert(CLUSTER == 1 || CLUSTER == 2, "CLUSTER: 1 (the persistent schedule with its K split) or 2 "
                                                 "(pairs of tiles of W sharing the tokens' box by multicast)");
     // W = B^T is row-major (K-major) when B is column-major; the tokens are K-major always.
