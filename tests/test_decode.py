@@ -371,6 +371,16 @@ def test_the_h200_rules_one_token_tile_at_65_to_96_and_129_to_192_rows_is_correc
 
 
 @needs_hopper
+@pytest.mark.parametrize("m,n,k", [(129, 2049, 4093), (144, 4096, 8192), (150, 3001, 520), (176, 4095, 64),
+                                   (177, 2048, 8191), (192, 4096, 1000)])
+def test_the_h200_rules_two_token_tiles_at_129_to_192_rows_of_narrow_weights_are_correct_on_ragged_weights(m, n, k):
+    # the tokens in two tiles of 72-96 (the second ragged), 64-row tiles of W, eight stages
+    rule = dispatch.choose(90, "bfloat16", m, n, k, layouts=("row", "col"), device="NVIDIA H200")
+    assert rule.kernel == WGMMA and rule.params["BN"] < m <= 2 * rule.params["BN"]
+    _check_wgmma_with_bias(m, n, k, rule.params)
+
+
+@needs_hopper
 @pytest.mark.parametrize("m,n,k", [(113, 2049, 4093), (120, 4095, 520), (127, 3001, 8191), (128, 4096, 14337),
                                    (128, 2048, 64)])
 def test_the_h200_rules_choice_for_113_to_128_rows_is_correct_on_ragged_weights(m, n, k):

@@ -194,6 +194,11 @@ H200_ONE_TOKEN_TILE = (((65, 96), 96, 8, 8), ((129, 144), 144, 8, 6), ((145, 160
                        ((161, 176), 176, 7, 5), ((177, 192), 192, 7, 5))
 
 
+# decode/02 with the tokens in two tiles at 129-192 rows of a weight of at most 4096 rows on the
+# H200: (rows, BN, the narrowest atom that holds half of them).
+H200_TWO_TOKEN_TILES = (((129, 144), 72), ((145, 160), 80), ((161, 176), 88), ((177, 192), 96))
+
+
 def _h200_one_token_tile(bn: int, bm: int, stages: int) -> dict[str, int]:
     """decode/02's parameters for tiles of ``bm`` rows of W by ``bn`` tokens, a k-tile of 64 and a
     k-tile of wgmma in flight, single blocks with the last wave split."""
@@ -426,6 +431,23 @@ RULES: tuple[Rule, ...] = (
     # float32 with TF32 allowed.
     Rule("sgemm/08_tf32_mma", "float32", capability=(80, INF), precision="tf32",
          note="the TF32 tensor-core rung"),
+    # fp16 / bf16 with 129-192 rows of a weight of 2048-4096 rows, K up to 8192, in the Linear layout
+    # on the H200: decode/02 with the tokens in two tiles (BN 72, 80, 88 or 96) and 64-row tiles of
+    # W, eight stages. N / 64 tiles of W by two of tokens make 64-128 blocks, a wave, where one tile
+    # of tokens (the next rule) makes 32-64 and splits K to fill it; each tile of W crosses from L2
+    # twice, the tokens' half tiles 9-12 KiB a stage. Swept at 136-184 rows at 4096 x 4096
+    # (docs/results/m129_192_two_tiles_sweep_h200.json: 1.01x-1.05x cuBLAS against 0.89x-0.92x for
+    # the rules before; thirteen stages gave no more than eight), then checked at 144-192 rows on
+    # five weights (m129_192_two_tiles_check_h200.json), against one tile and the rules before in
+    # the same rounds: ahead of the rules before at all 20 and of one tile at 19, level with it at
+    # 144 x 4096 x 8192 (1.05x both); 144 x 2048 x 8192 0.96x against 0.66x, 160 x 4096 x 2048
+    # 0.98x against 0.68x, 192 x 4096 x 8192 1.28x against 1.23x. At K = 11008 one tile was
+    # ahead (0.96x-1.22x against 1.00x-1.25x), so longer K keeps the next rule. At 97-128 rows the
+    # rules there were level or ahead at most shapes (120 x 2048 x 4096 0.97x against 1.11x).
+    *(Rule("decode/02_swap_ab_wgmma", dt, capability=(90, 90), layouts=_LINEAR, m=m, n=(2048, 4096), k=(0, 8192),
+           params={"BM": 64, "BN": bn, "BK": 64, "STAGES": 8, "IN_FLIGHT": 1}, device=_H200,
+           note="measured on an H200 by scripts/decode_sweep.py (docs/results/m129_192_two_tiles_*_h200.json)")
+      for dt in ("bfloat16", "float16") for m, bn in H200_TWO_TOKEN_TILES),
     # fp16 / bf16 with 65-96 and 129-192 rows in the Linear layout on the H200: decode/02 with every
     # token in one tile, BN the narrowest wgmma atom that holds them (96 at 65-96 rows, 144, 160,
     # 176 or 192 at 129-192), so that each tile of W crosses from L2 into shared memory once (in
