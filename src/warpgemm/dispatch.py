@@ -482,6 +482,7 @@ RULES: tuple[Rule, ...] = (
     #     0.88x. Ahead at all 6. At 12288-16384 rows of W the clusters of 64 x 256 tiles below stay:
     #     there the three tilings ran 0.89x-0.91x against 0.89x (80 x 12288 x 4096) and 0.90x-0.95x
     #     against 0.94x (88 x 13824 x 5120).
+    # (At N = 4096 with K up to 8192 the two-tile rule above takes over, 184 x 4096 x 4096 too.)
     # 97-128 rows keep the rules below: there tiles of 128 tokens were level or behind them at most
     # shapes (112 x 8192 x 8192 0.96x against 1.01x, 104 x 7168 x 4096 0.79x against 0.94x).
     # bf16 measured; fp16 runs the same kernel at the same bytes. The H100 keeps its rules (not
