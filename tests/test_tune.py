@@ -88,6 +88,37 @@ def test_the_tuner_also_times_the_rules_choice_where_auto_runs_the_kernel():
     assert search.rule_choice(spec, LINEAR_4096, 80, "NVIDIA A100") is None  # no Hopper rung on sm_80
 
 
+WGMMA = "decode/02_swap_ab_wgmma"
+
+
+@pytest.mark.parametrize("m,widths", [(1, {32}), (32, {32}), (48, {32, 64}), (96, {64, 96}), (136, {64, 72, 144}),
+                                      (184, {64, 96, 192}), (256, {64, 128, 256}), (300, {64, 160}), (600, {64})])
+def test_for_a_shape_the_tuner_offers_decode_02_the_token_tiles_that_hold_the_tokens_in_one_tile_or_two(m, widths):
+    # the default width (32 up to 32 tokens, else 64) and the narrowest atoms that hold all the
+    # tokens and half of them; each with the rest of the space, as far as it fits in shared memory
+    spec = catalog.get(WGMMA)
+    cands = search.candidates(spec, "col", shape=(m, 4096, 4096))
+    assert {p["BN"] for p in cands} == widths
+    assert all(spec.valid(p) for p in cands)
+    assert len({tuple(sorted(p.items())) for p in cands}) == len(cands)
+
+
+def test_without_a_shape_the_tuner_gives_each_parameter_that_follows_from_it_the_specs_default():
+    spec = catalog.get(WGMMA)
+    assert {p["BN"] for p in search.candidates(spec, "col")} == {spec.params["BN"]}
+
+
+def test_the_rules_choice_the_tuner_times_is_what_auto_runs_with_the_parameters_that_follow_from_the_shape():
+    # decode/02's rules for 1-16 rows name no BN: auto runs the shape's 32 tokens a tile, and so
+    # does the tuner's copy of the rules' choice (not the spec's default of 64)
+    spec = catalog.get(WGMMA)
+    decode = tuning_table.Problem(16, 4096, 4096, "bfloat16", "bfloat16", "row", "row")
+    ruled = search.rule_choice(spec, decode, 90, H100)
+    assert ruled is not None and ruled["BN"] == 32 and ruled["BM"] == 64
+    wide = tuning_table.Problem(136, 4096, 4096, "bfloat16", "bfloat16", "row", "col")
+    assert search.rule_choice(spec, wide, 90, H200)["BN"] == 72  # the H200's two tiles of tokens
+
+
 def test_rung_06s_tuning_space_offers_176_wide_tiles_only_for_a_column_major_b():
     # 128 x 176 tiles read B K-major only (KernelSpec.b_layouts_of): for a row-major B they would
     # time a copy of B as well, so the tuner leaves them out there; in single blocks and clusters of two
@@ -237,3 +268,11 @@ def test_after_tuning_rung_06_auto_runs_the_remembered_choice(table, monkeypatch
 def test_an_empty_search_space_is_refused(table):
     with pytest.raises(ValueError, match="search space is empty"):
         search.tune("hgemm/07_tuned", 64, 64, 64, space=[])
+
+
+def test_the_tune_command_says_whether_matmul_runs_the_saved_choices_by_itself():
+    from warpgemm.cli import _tune_saved_note
+
+    assert "warpgemm.matmul runs them" in _tune_saved_note(catalog.get(K6), "t.json")
+    note = _tune_saved_note(catalog.get(WGMMA), "t.json")
+    assert "not autotuned" in note and "kernel='decode/02_swap_ab_wgmma'" in note

@@ -350,8 +350,17 @@ def _cmd_tune(args: argparse.Namespace) -> int:
         params = " ".join(f"{k}={v}" for k, v in res.params.items())
         tflops = case.flops / res.ms / 1e9
         print(f"{case.label:<24} {res.ms:8.3f} ms {tflops:8.1f} TFLOP/s  {params}  ({ok}/{len(res.tried)} ran)")
-    print(f"choices saved in {table.table_path()}")
+    print(_tune_saved_note(spec, table.table_path()))
     return 0
+
+
+def _tune_saved_note(spec: Any, path: Any) -> str:
+    """Where the tuner's choices went, and whether ``warpgemm.matmul`` runs them by itself: it
+    does for an autotuned kernel (``KernelSpec.autotune``); for any other the caller passes them."""
+    if spec.autotune:
+        return f"choices saved in {path}; warpgemm.matmul runs them for these shapes"
+    return (f"choices saved in {path}; {spec.name} is not autotuned, so pass them to "
+            f"warpgemm.matmul(..., kernel={spec.name!r}, NAME=VALUE, ...) to run them")
 
 
 # ---------------------------------------------------------------------------------------------

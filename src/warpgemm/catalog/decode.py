@@ -109,6 +109,13 @@ TOKEN_TILES = (32, 64, 72, 80, 88, 96, 128, 144, 160, 176, 192, 256)
 """Rung 02's tile widths BN (tokens a tile holds): the m64nBNk16 wgmma wrappers of arch/sm90.cuh."""
 
 
+def token_tile_widths(m: int) -> tuple[int, ...]:
+    """Rung 02's token-tile widths worth timing for ``m`` tokens: the default (32 up to 32 tokens,
+    else 64), and the narrowest atoms that hold all of them in one tile and in two."""
+    fits = [min((b for b in TOKEN_TILES if b >= need), default=None) for need in (m, -(-m // 2))]
+    return tuple(sorted({32 if m <= 32 else 64, *(b for b in fits if b is not None)}))
+
+
 def _valid_wgmma(p: Mapping[str, int]) -> bool:
     """Rung 02's static_asserts (and the hopper mainloop's)."""
     return (p["BM"] in (64, 128) and p["BN"] in TOKEN_TILES and p["BK"] in (64, 128)
@@ -154,6 +161,7 @@ DECODE: tuple[KernelSpec, ...] = (
        shape_params=lambda m, n, k: {"BN": 32 if m <= 32 else 64},
        tuning={"BM": (64, 128), "BK": (64, 128), "STAGES": (4, 6, 8), "IN_FLIGHT": (0, 1), "SPLITS": (0, 1),
                "STAGGER": (1, 8)},
+       shape_tuning=lambda m, n, k: {"BN": token_tile_widths(m)},
        valid=_valid_wgmma, fused_bias=True, dependent_launch=True),
     _f(3, "the grid sweeps W: block b of G reads whole rows b, b + G, ..., fp32 FMA, no tensor cores",
        "row_sweep", "decode_row_sweep",

@@ -162,6 +162,9 @@ class KernelSpec:
     """Human-readable statements of what the kernel requires (shown by ``warpgemm kernels``)."""
     tuning: Mapping[str, tuple[int, ...]] = field(default_factory=dict)
     """Values a tuner may try for each parameter."""
+    shape_tuning: Callable[[int, int, int], Mapping[str, tuple[int, ...]]] | None = None
+    """Values a tuner may try that follow from the problem's (M, N, K), such as a small-M
+    kernel's token-tile widths; for the names it gives, they replace ``tuning``'s."""
     smem_bytes: Callable[[Params], int] = lambda p: 0
     """Dynamic shared memory per block, in bytes."""
     grid: Callable[[int, int, Params], tuple[int, int, int]] | None = None

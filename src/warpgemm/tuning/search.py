@@ -21,16 +21,25 @@ from .table import Problem, remember
 _BATCH = 5
 
 
-def candidates(spec: KernelSpec, b_layout: str | None = None, a_layout: str = "row") -> list[dict[str, int]]:
+def candidates(spec: KernelSpec, b_layout: str | None = None, a_layout: str = "row",
+               shape: tuple[int, int, int] | None = None) -> list[dict[str, int]]:
     """Every combination of the spec's tuning space that its ``valid`` predicate accepts; with
-    ``b_layout``, less those that would copy a B the kernel otherwise reads in place after an A in
-    ``a_layout`` (``KernelSpec.b_layouts_read``: rung 06's 128 x 176 tiles read a column-major B
-    only, and would time a copy of any other)."""
-    names = list(spec.tuning)
+    ``shape`` (M, N, K), the space's values that follow from it (``KernelSpec.shape_tuning``: the
+    token-tile widths of decode/02) in place of the spec's own for those names; with ``b_layout``,
+    less those that would copy a B the kernel otherwise reads in place after an A in ``a_layout``
+    (``KernelSpec.b_layouts_read``: rung 06's 128 x 176 tiles read a column-major B only, and
+    would time a copy of any other)."""
+    space = dict(spec.tuning)
+    if shape is not None and spec.shape_tuning is not None:
+        space.update(spec.shape_tuning(*shape))
+    names = list(space)
     in_place = b_layout is not None and b_layout in spec.b_layouts[a_layout]
     out = []
-    for values in itertools.product(*(spec.tuning[n] for n in names)):
-        p = spec.resolve(dict(zip(names, values)))
+    for values in itertools.product(*(space[n] for n in names)):
+        chosen = dict(zip(names, values))
+        p = spec.resolve(chosen)
+        if shape is not None:  # the rest of what follows from the shape, as matmul would set it
+            spec.fill_shape_params(p, chosen, *shape)
         if spec.valid is not None and not spec.valid(p):
             continue
         if in_place and b_layout not in spec.b_layouts_read(a_layout, p):
@@ -50,7 +59,11 @@ def rule_choice(spec: KernelSpec, problem: Problem, capability: int, device: str
                                     (problem.a_layout, problem.b_layout), device)
     except ValueError:
         return None
-    return spec.resolve(rule.params) if rule.kernel == spec.name else None
+    if rule.kernel != spec.name:
+        return None
+    # as matmul runs it: the rule's parameters, and those that follow from the shape where the
+    # rule does not name them (decode/02's token-tile width)
+    return spec.fill_shape_params(spec.resolve(rule.params), rule.params, problem.m, problem.n, problem.k)
 
 
 def split_finalists(rough: list[tuple[dict[str, int], float]], finalists: int,
@@ -114,12 +127,12 @@ def tune(name: str, m: int, n: int, k: int, *, dtype: Any = None, out_dtype: Any
     and timed roughly; the ``finalists`` fastest, and the rules' choice, are then timed in ``runs``
     cycles of interleaved rounds (a cycle: ``bench.timing.round_orders``, in which each takes every
     place and follows every other equally often). ``space`` limits the search to these parameter
-    choices (default: :func:`candidates`, and :func:`rule_choice` where ``kernel="auto"`` runs this
+    choices (default: :func:`candidates` for this shape, and :func:`rule_choice` where ``kernel="auto"`` runs this
     kernel for the problem; those that would copy a B in ``b_layout`` first are left out)."""
     import torch
 
     spec = catalog.get(name)
-    cands = candidates(spec, b_layout, a_layout) if space is None else [spec.resolve(p) for p in space]
+    cands = candidates(spec, b_layout, a_layout, (m, n, k)) if space is None else [spec.resolve(p) for p in space]
     if not cands:
         raise ValueError(f"tune {name}: the search space is empty")
     require_device("tuning")
