@@ -201,7 +201,8 @@ H200_TWO_TOKEN_TILES = (((129, 144), 72), ((145, 160), 80), ((161, 176), 88), ((
 
 def _h200_one_token_tile(bn: int, bm: int, stages: int) -> dict[str, int]:
     """decode/02's parameters for tiles of ``bm`` rows of W by ``bn`` tokens, a k-tile of 64 and a
-    k-tile of wgmma in flight, single blocks with the last wave split."""
+    k-tile of wgmma in flight, single blocks; the last wave split where the cost model of
+    ``catalog.hopper.last_wave`` finds it pays (SPLITS = 0)."""
     return {"BM": bm, "BN": bn, "BK": 64, "STAGES": stages, "IN_FLIGHT": 1}
 
 RULES: tuple[Rule, ...] = (
