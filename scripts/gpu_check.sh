@@ -6,7 +6,7 @@
 #                                       ping_pong stream_k small_m_h200 decode_m64_h200 rules_as bn192 one_wave held
 #                                       single_long_k single_long_k_rule llm_variants low_llm bn192_held
 #                                       cluster_tail cluster_tail_rule loop_rate loop_rate_ab igemm_ab bn176 clocks
-#                                       occupancy pack ncu stalls
+#                                       occupancy pack ncu stalls token_tiles
 #                                       (default: info tests ceiling bench)
 #   PYTEST_ARGS="-k sgemm" BENCH_ARGS="sgemm --suite square" scripts/gpu_check.sh tests bench
 #   SMOKE_TIMEOUT=45 HOPPER_PYTEST_ARGS="-n 8" SANITIZE=0 scripts/gpu_check.sh hopper
@@ -360,6 +360,22 @@ PY
       timeout 200 python3 scripts/read_floor.py --nk 4096x4096 6144x4096 8192x8192 --ms 1 \
         --json "$OUT/read_floor_$gpu.json" > "$OUT/small_m_read_floor.log" 2>&1
       summary+=("small_m read floor: exit $?"); tail -8 "$OUT/small_m_read_floor.log" ;;
+    token_tiles)
+      # Rung 02 with the tokens in one tile of the narrowest atom that holds them, or in two, at
+      # 72-184 rows: the H200's sweeps behind its 65-192-row rules (docs/decode.md, "Beyond 64
+      # tokens"), for another GPU (the H100 keeps the rules it was measured with). Each row count
+      # against cuBLAS and this GPU's rules (auto), into decode_token_tiles_m<M>_<gpu>.json.
+      gpu=$(gpu_tag)
+      for spec in "72 96 40" "96 96 48" "136 144 72" "152 160 80" "168 176 88" "184 192 96"; do
+        set -- $spec; m=$1; one=$2; two=$((($3 + 7) / 8 * 8)); [ $two -lt 72 ] && two=64
+        deep=8; wide=8; [ $one -ge 144 ] && wide=6; [ $one -ge 176 ] && { deep=7; wide=5; }
+        timeout 120 python3 scripts/decode_sweep.py --kernel decode/02_swap_ab_wgmma --ms $m --rounds 11 \
+          --replicates 2 --nk 4096x4096 6144x4096 14336x4096 4096x14336 8192x8192 28672x8192 \
+          --json "$OUT/decode_token_tiles_m${m}_$gpu.json" --cands \
+          BN=$one,BM=64,BK=64,STAGES=$deep,IN_FLIGHT=1 BN=$one,BM=128,BK=64,STAGES=$wide,IN_FLIGHT=1 \
+          BN=$two,BM=64,BK=64,STAGES=8,IN_FLIGHT=1 > "$OUT/token_tiles_m$m.log" 2>&1
+        summary+=("token_tiles M=$m: exit $?"); grep -E '^M=' "$OUT/token_tiles_m$m.log" | cut -c1-150
+      done ;;
     decode_m64_h200)
       # Rung 02 at 48 and 64 tokens on this GPU: 64- and 128-row tiles, a K split or not, and
       # clusters of two sharing the tokens. On an H200 the rules ran 64 x 4096 x 4096 at 0.89x
