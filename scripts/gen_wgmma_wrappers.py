@@ -121,8 +121,9 @@ _SELECTOR = """\
 // uint8_t), with Acc its accumulator type, for kernels templated on the element type.
 template <typename T, int N, int TRANS_A = 0, int TRANS_B = 0>
 struct Gmma {
-    static_assert(sizeof(T) == 0, "no wgmma wrapper for this element type and N: T is half_t, bf16_t, int8_t "
-                                  "or uint8_t and N one of the shapes scripts/gen_wgmma_wrappers.py writes");
+    static_assert(sizeof(T) == 0, "no wgmma wrapper for this element type and N: T is half_t or bf16_t with N in "
+                                  "N16, "
+                                  "or int8_t or uint8_t with N in N8");
 };
 """
 
@@ -157,7 +158,7 @@ def generated() -> str:
             if k == 32:
                 parts.append(_struct_rs(letters, ptx_types, ctype, cons, k, n))
                 parts.append("\n")
-    parts.append(_SELECTOR)
+    parts.append(_SELECTOR.replace("N16", ", ".join(map(str, N_16BIT))).replace("N8", ", ".join(map(str, N_8BIT))))
     for letters, _, _, _, k, trans in FORMS:
         for n in (N_16BIT if k == 16 else N_8BIT):
             parts.append(_selector(letters, k, trans, n))

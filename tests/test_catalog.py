@@ -189,6 +189,14 @@ def test_decode_02_takes_tiles_of_up_to_256_tokens_and_compiles_them_without_spi
     assert not spec.valid(spec.resolve({"BN": 208}))  # no m64n208k16 wrapper
 
 
+def test_decode_02_with_a_token_tile_that_has_no_wgmma_wrapper_fails_to_compile_naming_the_widths_there_are():
+    import warpgemm
+    from warpgemm.errors import CompileError
+
+    with pytest.raises(CompileError, match=r"no wgmma wrapper .* N in 16, 32, 64, 72, 80, 88, 96, 128, 144"):
+        warpgemm.compile("decode/02_swap_ab_wgmma", "sm_90a", a_layout="row", b_layout="col", BN=40)
+
+
 def test_decode_02_keeps_up_to_16_stages_in_flight_where_they_fit_and_compiles_them_without_spills():
     # two tiles of 72 tokens and 64-row tiles of W: 17 KiB a stage, thirteen fit in 227 KiB
     import warpgemm

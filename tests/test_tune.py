@@ -276,3 +276,11 @@ def test_the_tune_command_says_whether_matmul_runs_the_saved_choices_by_itself()
     assert "warpgemm.matmul runs them" in _tune_saved_note(catalog.get(K6), "t.json")
     note = _tune_saved_note(catalog.get(WGMMA), "t.json")
     assert "not autotuned" in note and "kernel='decode/02_swap_ab_wgmma'" in note
+
+
+def test_the_tuners_candidates_for_an_a_the_kernel_copies_are_those_of_the_layout_it_copies_it_into():
+    # decode/02 reads a row-major A only: a column-major one is copied into row-major first, and
+    # the candidates are those that read the B in place after it
+    spec = catalog.get(WGMMA)
+    assert search.candidates(spec, "col", "col", (136, 4096, 4096)) == search.candidates(spec, "col", "row",
+                                                                                          (136, 4096, 4096))

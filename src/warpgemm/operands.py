@@ -75,6 +75,15 @@ def _padded_copy(t: torch.Tensor, layout: str, align: int) -> torch.Tensor:
 _UNKNOWN: Any = object()
 
 
+def layout_read(layout: str | None, allowed_layouts: Collection[str]) -> str:
+    """The layout a kernel that reads ``allowed_layouts`` takes an operand in, found in ``layout``
+    (None: neither row- nor column-major): that one where it is allowed, else the one a copy is
+    made in (row-major where allowed)."""
+    if layout in allowed_layouts:
+        return layout
+    return ROW if ROW in allowed_layouts else COL
+
+
 def prepare(t: torch.Tensor, allowed_layouts: Collection[str], align: int,
             found: tuple[str, int] | None = _UNKNOWN) -> Operand:
     """The operand a kernel that reads ``allowed_layouts`` with ``align``-element alignment
@@ -85,8 +94,7 @@ def prepare(t: torch.Tensor, allowed_layouts: Collection[str], align: int,
         layout, ld = found
         if layout in allowed_layouts and _aligned(t, layout, ld, align):
             return Operand(t, layout, ld, copied=False)
-    layout = found[0] if found is not None and found[0] in allowed_layouts else \
-        (ROW if ROW in allowed_layouts else COL)
+    layout = layout_read(found[0] if found is not None else None, allowed_layouts)
     copy = _padded_copy(t, layout, align)
     layout2, ld = detect(copy)  # type: ignore[misc]
     if layout2 != layout:  # single row/column: either reading is the same matrix

@@ -14,6 +14,7 @@ from ..api import matmul
 from ..bench import timing
 from ..catalog import KernelSpec
 from ..errors import CompileError
+from ..operands import layout_read
 from ..runtime.compiler import compile_kernel
 from ..runtime.device import current_arch, current_capability, device_name, require_device
 from .table import Problem, remember
@@ -33,6 +34,7 @@ def candidates(spec: KernelSpec, b_layout: str | None = None, a_layout: str = "r
     if shape is not None and spec.shape_tuning is not None:
         space.update(spec.shape_tuning(*shape))
     names = list(space)
+    a_layout = layout_read(a_layout, spec.a_layouts)  # an A the kernel does not read is copied first
     in_place = b_layout is not None and b_layout in spec.b_layouts[a_layout]
     out = []
     for values in itertools.product(*(space[n] for n in names)):
@@ -127,12 +129,14 @@ def tune(name: str, m: int, n: int, k: int, *, dtype: Any = None, out_dtype: Any
     and timed roughly; the ``finalists`` fastest, and the rules' choice, are then timed in ``runs``
     cycles of interleaved rounds (a cycle: ``bench.timing.round_orders``, in which each takes every
     place and follows every other equally often). ``space`` limits the search to these parameter
-    choices (default: :func:`candidates` for this shape, and :func:`rule_choice` where ``kernel="auto"`` runs this
-    kernel for the problem; those that would copy a B in ``b_layout`` first are left out)."""
+    choices (default: :func:`candidates` for this shape, and :func:`rule_choice` where
+    ``kernel="auto"`` runs this kernel for the problem; those that would copy a B in ``b_layout``
+    first are left out)."""
     import torch
 
     spec = catalog.get(name)
-    cands = candidates(spec, b_layout, a_layout, (m, n, k)) if space is None else [spec.resolve(p) for p in space]
+    cands = (candidates(spec, b_layout, a_layout, (m, n, k)) if space is None
+             else [spec.resolve(p) for p in space])
     if not cands:
         raise ValueError(f"tune {name}: the search space is empty")
     require_device("tuning")

@@ -2022,8 +2022,9 @@ struct SM90_64x256x32_S32U8U8_RS {
 // uint8_t), with Acc its accumulator type, for kernels templated on the element type.
 template <typename T, int N, int TRANS_A = 0, int TRANS_B = 0>
 struct Gmma {
-    static_assert(sizeof(T) == 0, "no wgmma wrapper for this element type and N: T is half_t, bf16_t, int8_t "
-                                  "or uint8_t and N one of the shapes scripts/gen_wgmma_wrappers.py writes");
+    static_assert(sizeof(T) == 0, "no wgmma wrapper for this element type and N: T is half_t or bf16_t with N in "
+                                  "16, 32, 64, 72, 80, 88, 96, 128, 144, 160, 176, 192, 256, "
+                                  "or int8_t or uint8_t with N in 16, 32, 64, 96, 128, 192, 256");
 };
 template <int TRANS_A, int TRANS_B>
 struct Gmma<half_t, 16, TRANS_A, TRANS_B> : SM90_64x16x16_F32F16F16_SS<TRANS_A, TRANS_B> { using Acc = float; };
