@@ -11,6 +11,7 @@ import torch
 
 import warpgemm
 from warpgemm import dispatch
+from warpgemm.catalog.decode import TOKEN_TILES
 
 pytestmark = pytest.mark.gpu
 
@@ -455,6 +456,25 @@ def test_swap_ab_wgmma_takes_every_token_in_one_wide_tile(m, n, k, bn, bm, clust
     warpgemm.matmul(x, b, kernel=WGMMA, out=out, out_dtype=torch.float32, bias=bias, BN=bn, BM=bm, BK=64,
                     STAGES=3, IN_FLIGHT=1, CLUSTER=cluster)
     assert _rel(out, x.double() @ w.double().t() + bias.double()) < 1e-5 * max(1.0, (k / 4096) ** 0.5)
+
+
+@needs_hopper
+@pytest.mark.parametrize("b_layout", ["col", "row"])
+@pytest.mark.parametrize("bn", TOKEN_TILES)
+@pytest.mark.parametrize("tokens", ["one", "a tile and one"])
+def test_swap_ab_wgmma_takes_one_token_or_one_past_a_tile_at_every_token_tile_width(bn, tokens, b_layout):
+    # the edges of a token tile: one token in a tile of BN, and BN + 1 tokens, whose second tile
+    # holds one; ragged N and K, clusters at every other width, the bias, NaN-poisoned output
+    m = 1 if tokens == "one" else bn + 1
+    n, k = 1000 + bn, 520
+    cluster = 2 if TOKEN_TILES.index(bn) % 2 else 1
+    x, w = _linear_operands(m, n, k, torch.bfloat16)
+    b = w.t() if b_layout == "col" else w.t().contiguous()
+    bias = torch.randn(n, device="cuda").to(torch.bfloat16)
+    out = torch.full((m, n), float("nan"), device="cuda", dtype=torch.float32)
+    warpgemm.matmul(x, b, kernel=WGMMA, out=out, out_dtype=torch.float32, bias=bias, BN=bn, BM=64, BK=64,
+                    STAGES=3, IN_FLIGHT=1, CLUSTER=cluster)
+    assert _rel(out, x.double() @ w.double().t() + bias.double()) < 1e-5
 
 
 @needs_hopper
