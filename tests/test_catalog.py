@@ -197,6 +197,20 @@ def test_decode_02_with_a_token_tile_that_has_no_wgmma_wrapper_fails_to_compile_
         warpgemm.compile("decode/02_swap_ab_wgmma", "sm_90a", a_layout="row", b_layout="col", BN=40)
 
 
+@pytest.mark.parametrize("bn", [72, 88])
+def test_decode_02_in_clusters_of_two_takes_token_tiles_that_halve_into_whole_swizzle_atoms(bn):
+    # each block of a pair loads half of the tokens' tile: BN / 2 rows, a whole number of 8-row atoms
+    import warpgemm
+    from warpgemm.errors import CompileError
+
+    spec = catalog.get("decode/02_swap_ab_wgmma")
+    assert spec.valid(spec.resolve({"BN": bn}))
+    assert spec.valid(spec.resolve({"BN": bn + 8, "CLUSTER": 2}))
+    assert not spec.valid(spec.resolve({"BN": bn, "CLUSTER": 2}))
+    with pytest.raises(CompileError, match=r"CLUSTER = 2: .* BN is a multiple of 16"):
+        warpgemm.compile("decode/02_swap_ab_wgmma", "sm_90a", a_layout="row", b_layout="col", BN=bn, CLUSTER=2)
+
+
 def test_decode_02_keeps_up_to_16_stages_in_flight_where_they_fit_and_compiles_them_without_spills():
     # two tiles of 72 tokens and 64-row tiles of W: 17 KiB a stage, thirteen fit in 227 KiB
     import warpgemm
