@@ -38,21 +38,21 @@ def test_candidates_are_the_valid_product_of_the_tuning_space():
 
 def test_without_a_remembered_choice_the_defaults_run(table):
     assert tuning_table.lookup(SPEC, PROBLEM) is None
-    assert tuning_table.choose(SPEC, PROBLEM, {}) == dict(SPEC.params)
+    assert tuning_table.choose(SPEC, PROBLEM, {})[0] == dict(SPEC.params)
 
 
 def test_a_remembered_choice_is_used_for_exactly_that_problem(table):
     table.parent.mkdir(parents=True)
     table.write_text(json.dumps({PROBLEM.key(SPEC): {"params": {"BM": 64, "BN": 128, "STAGES": 2}}}))
-    assert tuning_table.choose(SPEC, PROBLEM, {}) == {"BM": 64, "BN": 128, "STAGES": 2}
+    assert tuning_table.choose(SPEC, PROBLEM, {})[0] == {"BM": 64, "BN": 128, "STAGES": 2}
     other = tuning_table.Problem(4096, 4096, 4095, "float16", "float16", "row", "col")
-    assert tuning_table.choose(SPEC, other, {}) == dict(SPEC.params)
+    assert tuning_table.choose(SPEC, other, {})[0] == dict(SPEC.params)
 
 
 def test_explicit_parameters_win_over_the_table(table):
     table.parent.mkdir(parents=True)
     table.write_text(json.dumps({PROBLEM.key(SPEC): {"params": {"BM": 64, "BN": 128, "STAGES": 2}}}))
-    assert tuning_table.choose(SPEC, PROBLEM, {"STAGES": 3}) == {"BM": 128, "BN": 128, "STAGES": 3}
+    assert tuning_table.choose(SPEC, PROBLEM, {"STAGES": 3})[0] == {"BM": 128, "BN": 128, "STAGES": 3}
 
 
 def test_a_corrupt_or_stale_table_is_ignored(table):
@@ -66,7 +66,7 @@ def test_a_corrupt_or_stale_table_is_ignored(table):
 def test_specs_that_are_not_autotuned_always_run_their_defaults(table):
     spec = catalog.get("sgemm/07_cp_async")
     problem = tuning_table.Problem(64, 64, 64, "float32", "float32", "row", "row")
-    assert tuning_table.choose(spec, problem, {}) == dict(spec.params)
+    assert tuning_table.choose(spec, problem, {})[0] == dict(spec.params)
 
 
 K6 = "hopper/06_tma_store_epilogue"
@@ -142,11 +142,11 @@ def test_the_rules_choice_is_a_finalist_however_its_rough_time_came_out():
 def test_rung_06_runs_the_remembered_choice_and_otherwise_the_rules(table):
     spec = catalog.get(K6)
     rules = {"CLUSTER": 2, "HOLD": 1}
-    assert tuning_table.choose(spec, LINEAR_4096, {}, rules) == spec.resolve(rules)
+    assert tuning_table.choose(spec, LINEAR_4096, {}, rules)[0] == spec.resolve(rules)
     tuned = spec.resolve({"BM": 256, "BN": 128, "CLUSTER": 2})
     tuning_table.remember(spec, LINEAR_4096, tuned, 0.17)
-    assert tuning_table.choose(spec, LINEAR_4096, {}, rules) == tuned
-    assert tuning_table.choose(spec, LINEAR_4096, {"HOLD": 1}, rules) == spec.resolve({"HOLD": 1})
+    assert tuning_table.choose(spec, LINEAR_4096, {}, rules)[0] == tuned
+    assert tuning_table.choose(spec, LINEAR_4096, {"HOLD": 1}, rules)[0] == spec.resolve({"HOLD": 1})
 
 
 def test_problem_keys_separate_dtypes_layouts_and_shapes():
@@ -274,8 +274,23 @@ def test_the_tune_command_says_whether_matmul_runs_the_saved_choices_by_itself()
     from warpgemm.cli import _tune_saved_note
 
     assert "warpgemm.matmul runs them" in _tune_saved_note(catalog.get(K6), "t.json")
-    note = _tune_saved_note(catalog.get(WGMMA), "t.json")
-    assert "not autotuned" in note and "kernel='decode/02_swap_ab_wgmma'" in note
+    assert "warpgemm.matmul runs them" in _tune_saved_note(catalog.get(WGMMA), "t.json")
+    note = _tune_saved_note(catalog.get("decode/01_swap_ab_splitk"), "t.json")
+    assert "not autotuned" in note and "kernel='decode/01_swap_ab_splitk'" in note
+
+
+def test_decode_02_keeps_the_remembered_token_tile_where_the_shape_would_set_another(table):
+    # the tuner timed BN = 72 (two tiles of 68 tokens) at this very shape: the shape's default
+    # (BN = 64 past 32 tokens) must not replace it, nor any other remembered parameter
+    spec = catalog.get(WGMMA)
+    problem = tuning_table.Problem(136, 4096, 4096, "bfloat16", "bfloat16", "row", "col")
+    tuned = spec.resolve({"BN": 72, "BM": 64, "BK": 64, "STAGES": 8})
+    tuning_table.remember(spec, problem, tuned, 0.015)
+    p, kept = tuning_table.choose(spec, problem, {}, {"BM": 128, "STAGES": 4})
+    assert spec.fill_shape_params(p, kept, 136, 4096, 4096) == tuned
+    other = tuning_table.Problem(137, 4096, 4096, "bfloat16", "bfloat16", "row", "col")
+    p, kept = tuning_table.choose(spec, other, {}, {"BM": 128, "STAGES": 4})
+    assert spec.fill_shape_params(p, kept, 137, 4096, 4096)["BN"] == 64  # untuned: the rule, then the shape
 
 
 def test_the_tuners_candidates_for_an_a_the_kernel_copies_are_those_of_the_layout_it_copies_it_into():
@@ -284,3 +299,32 @@ def test_the_tuners_candidates_for_an_a_the_kernel_copies_are_those_of_the_layou
     spec = catalog.get(WGMMA)
     assert search.candidates(spec, "col", "col", (136, 4096, 4096)) == search.candidates(spec, "col", "row",
                                                                                           (136, 4096, 4096))
+
+
+@pytest.mark.gpu
+def test_after_tuning_decode_02_matmul_runs_the_remembered_token_tile(table, monkeypatch):
+    torch = pytest.importorskip("torch")
+    if not torch.cuda.is_available() or torch.cuda.get_device_capability() != (9, 0):
+        pytest.skip("decode/02 runs on compute capability 9.0 only")
+    import warpgemm
+    from warpgemm import api, plan
+
+    space = [{"BN": 72, "BM": 64, "BK": 64, "STAGES": 8}, {"BN": 144, "BM": 64, "BK": 64, "STAGES": 8}]
+    result = search.tune(WGMMA, 136, 4096, 4096, dtype=torch.bfloat16, b_layout="col", runs=3, finalists=2,
+                         space=space)
+    assert result.params["BN"] in (72, 144)  # every candidate, and the rules' where they run rung 02
+    ran = []
+    real = api.run_instance
+
+    def recording(inst, *args):
+        ran.append(dict(inst.params))
+        real(inst, *args)
+
+    monkeypatch.setattr(api, "run_instance", recording)
+    plan.clear()
+    x = torch.randn(136, 4096, device="cuda").bfloat16()
+    w = torch.randn(4096, 4096, device="cuda").bfloat16()
+    out = warpgemm.matmul(x, w.t(), kernel=WGMMA)
+    assert ran == [result.params]
+    ref = x.double() @ w.double().t()
+    assert float(torch.linalg.vector_norm(out.double() - ref) / torch.linalg.vector_norm(ref)) < 1e-2

@@ -277,10 +277,10 @@ def _matmul(a: torch.Tensor, b: torch.Tensor, bias: torch.Tensor | None, out_dty
         out_type = dtypes.torch_dtype(out_name)
         if out is not None:
             _check_out(out, (m, n), out_type, device)
-        p = table.choose(spec, _problem(m, n, k, in_name, out_name, la, lb), params, rule_params)
+        p, kept = table.choose(spec, _problem(m, n, k, in_name, out_name, la, lb), params, rule_params)
         if spec.shape_params is not None or spec.max_m is not None or spec.max_k is not None:
-            # What the caller or, without one, the dispatch rule names is kept; the shape fills the rest.
-            p = _fit_params(spec, p, params or (rule_params or {}), m, n, k)
+            # What the caller, the tuning table or the dispatch rule names is kept; the shape fills the rest.
+            p = _fit_params(spec, p, kept, m, n, k)
         if not spec.runs_on(capability):
             raise ValueError(f"warpgemm.matmul: {spec.name} needs {spec.needs()}; this device is "
                              f"compute capability {capability // 10}.{capability % 10}")

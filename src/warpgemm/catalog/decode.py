@@ -162,7 +162,7 @@ DECODE: tuple[KernelSpec, ...] = (
        tuning={"BM": (64, 128), "BK": (64, 128), "STAGES": (4, 6, 8), "IN_FLIGHT": (0, 1), "SPLITS": (0, 1),
                "STAGGER": (1, 8)},
        shape_tuning=lambda m, n, k: {"BN": token_tile_widths(m)},
-       valid=_valid_wgmma, fused_bias=True, dependent_launch=True),
+       valid=_valid_wgmma, fused_bias=True, dependent_launch=True, autotune=True),
     _f(3, "the grid sweeps W: block b of G reads whole rows b, b + G, ..., fp32 FMA, no tensor cores",
        "row_sweep", "decode_row_sweep",
        params={"TOKENS": 1, "THREADS": 512, "ROWS": 4, "UNROLL": 4, "L2_256B": 0, "BLOCKS": 2},

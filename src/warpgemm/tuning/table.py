@@ -146,14 +146,16 @@ def remember(spec: "KernelSpec", problem: Problem, params: Mapping[str, int], ms
 
 
 def choose(spec: "KernelSpec", problem: Problem, overrides: Mapping[str, int],
-           defaults: Mapping[str, int] | None = None) -> dict[str, int]:
-    """The parameters ``matmul`` runs: explicit overrides win; otherwise, for an autotuned
-    spec, the remembered choice for this problem; otherwise ``defaults`` (the dispatch rule's
-    parameters) over the spec's defaults."""
+           defaults: Mapping[str, int] | None = None) -> tuple[dict[str, int], Mapping[str, int]]:
+    """The parameters ``matmul`` runs, and those of them the problem's shape must not change
+    (``KernelSpec.fill_shape_params``): explicit overrides win, and are kept; otherwise, for an
+    autotuned spec, the remembered choice for this problem, all of it kept, since it was timed at
+    this very shape; otherwise ``defaults`` (the dispatch rule's parameters, kept) over the spec's
+    defaults."""
     if overrides:
-        return spec.resolve(overrides)
+        return spec.resolve(overrides), overrides
     if spec.autotune:
         hit = lookup(spec, problem)
         if hit is not None:
-            return hit
-    return spec.resolve(defaults)
+            return hit, dict(hit)
+    return spec.resolve(defaults), defaults or {}
