@@ -235,21 +235,11 @@ def test_tuning_a_real_kernel_times_each_candidate_and_remembers_the_fastest(tab
     assert float(torch.linalg.vector_norm(out.double() - ref) / torch.linalg.vector_norm(ref)) < 1e-2
 
 
-@pytest.mark.gpu
-def test_after_tuning_rung_06_auto_runs_the_remembered_choice(table, monkeypatch):
-    torch = pytest.importorskip("torch")
-    if not torch.cuda.is_available() or torch.cuda.get_device_capability() != (9, 0):
-        pytest.skip("rung 06 runs on compute capability 9.0 only")
-    import warpgemm
+def _record_launches(monkeypatch) -> list[dict[str, int]]:
+    """The parameters of every instance matmul launches from now on (no plan kept from before)."""
     from warpgemm import api, plan
 
-    spec = catalog.get(K6)
-    space = [{"BN": 128, "STAGES": 3}, {"BN": 128, "STAGES": 4, "GROUP": 16}]
-    result = search.tune(K6, 2048, 2048, 1024, dtype=torch.bfloat16, b_layout="col", runs=3, finalists=2,
-                         space=space)
-    assert result.params in [spec.resolve(p) for p in space]
-    ran = []  # the parameters of every instance matmul launches
-    real = api.run_instance
+    ran, real = [], api.run_instance
 
     def recording(inst, *args):
         ran.append(dict(inst.params))
@@ -257,6 +247,22 @@ def test_after_tuning_rung_06_auto_runs_the_remembered_choice(table, monkeypatch
 
     monkeypatch.setattr(api, "run_instance", recording)
     plan.clear()
+    return ran
+
+
+@pytest.mark.gpu
+def test_after_tuning_rung_06_auto_runs_the_remembered_choice(table, monkeypatch):
+    torch = pytest.importorskip("torch")
+    if not torch.cuda.is_available() or torch.cuda.get_device_capability() != (9, 0):
+        pytest.skip("rung 06 runs on compute capability 9.0 only")
+    import warpgemm
+
+    spec = catalog.get(K6)
+    space = [{"BN": 128, "STAGES": 3}, {"BN": 128, "STAGES": 4, "GROUP": 16}]
+    result = search.tune(K6, 2048, 2048, 1024, dtype=torch.bfloat16, b_layout="col", runs=3, finalists=2,
+                         space=space)
+    assert result.params in [spec.resolve(p) for p in space]
+    ran = _record_launches(monkeypatch)
     a = torch.randn(2048, 1024, device="cuda").bfloat16()
     b = torch.randn(2048, 1024, device="cuda").bfloat16().t()
     out = warpgemm.matmul(a, b)  # kernel="auto": the rules send this shape to rung 06
@@ -307,21 +313,12 @@ def test_after_tuning_decode_02_matmul_runs_the_remembered_token_tile(table, mon
     if not torch.cuda.is_available() or torch.cuda.get_device_capability() != (9, 0):
         pytest.skip("decode/02 runs on compute capability 9.0 only")
     import warpgemm
-    from warpgemm import api, plan
 
     space = [{"BN": 72, "BM": 64, "BK": 64, "STAGES": 8}, {"BN": 144, "BM": 64, "BK": 64, "STAGES": 8}]
     result = search.tune(WGMMA, 136, 4096, 4096, dtype=torch.bfloat16, b_layout="col", runs=3, finalists=2,
                          space=space)
     assert result.params["BN"] in (72, 144)  # every candidate, and the rules' where they run rung 02
-    ran = []
-    real = api.run_instance
-
-    def recording(inst, *args):
-        ran.append(dict(inst.params))
-        real(inst, *args)
-
-    monkeypatch.setattr(api, "run_instance", recording)
-    plan.clear()
+    ran = _record_launches(monkeypatch)
     x = torch.randn(136, 4096, device="cuda").bfloat16()
     w = torch.randn(4096, 4096, device="cuda").bfloat16()
     out = warpgemm.matmul(x, w.t(), kernel=WGMMA)
