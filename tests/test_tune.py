@@ -103,6 +103,13 @@ def test_for_a_shape_the_tuner_offers_decode_02_the_token_tiles_that_hold_the_to
     assert len({tuple(sorted(p.items())) for p in cands}) == len(cands)
 
 
+def test_the_tuner_offers_decode_02_clusters_of_two_for_the_token_tiles_that_halve_into_whole_swizzle_atoms():
+    # each block of a pair loads half of the tokens' tile: BN 144 halves into 72 rows, BN 72 into 36
+    cands = search.candidates(catalog.get(WGMMA), "col", shape=(136, 4096, 4096))
+    assert {p["BN"] for p in cands if p["CLUSTER"] == 2} == {64, 144}
+    assert {p["BN"] for p in cands if p["CLUSTER"] == 1} == {64, 72, 144}
+
+
 def test_without_a_shape_the_tuner_gives_each_parameter_that_follows_from_it_the_specs_default():
     spec = catalog.get(WGMMA)
     assert {p["BN"] for p in search.candidates(spec, "col")} == {spec.params["BN"]}

@@ -160,7 +160,7 @@ DECODE: tuple[KernelSpec, ...] = (
        cluster=lambda p: (p["CLUSTER"], 1, 1) if p["CLUSTER"] > 1 else None, cluster_along_n=True,
        shape_params=lambda m, n, k: {"BN": 32 if m <= 32 else 64},
        tuning={"BM": (64, 128), "BK": (64, 128), "STAGES": (4, 6, 8), "IN_FLIGHT": (0, 1), "SPLITS": (0, 1),
-               "STAGGER": (1, 8)},
+               "STAGGER": (1, 8), "CLUSTER": (1, 2)},
        shape_tuning=lambda m, n, k: {"BN": token_tile_widths(m)},
        valid=_valid_wgmma, fused_bias=True, dependent_launch=True, autotune=True),
     _f(3, "the grid sweeps W: block b of G reads whole rows b, b + G, ..., fp32 FMA, no tensor cores",
