@@ -6,7 +6,7 @@ timing with its context as JSON.
 
     python scripts/decode_sweep.py [--kernel decode/02_swap_ab_wgmma] [--ms 1 16 32 64]
         [--nk 4096x4096 14336x4096] [--space "BM=64,128;STAGES=4,8" | --cands BM=64,STAGES=8 ...]
-        [--json out.json]
+        [--dtype bfloat16|float16] [--json out.json]
 
 Candidates also run ``kernel="auto"`` (the shipped choice) in the same rounds. With
 ``--replicates R`` every candidate (cuBLAS and auto too) runs on R sets of weight copies of its own
@@ -49,8 +49,11 @@ def main() -> int:
     ap.add_argument("--rounds", type=int, default=15)
     ap.add_argument("--replicates", type=int, default=1,
                     help="weight placements per candidate, each on copies of its own (default 1)")
+    ap.add_argument("--dtype", choices=["bfloat16", "float16"], default="bfloat16",
+                    help="the weights' and tokens' type (the output's too)")
     ap.add_argument("--json")
     args = ap.parse_args()
+    dtype = getattr(torch, args.dtype)
     kernel = args.kernel
     spec = catalog.get(kernel)
     if args.cands:
@@ -78,19 +81,20 @@ def main() -> int:
     shapes = [tuple(int(x) for x in nk.split("x")) for nk in args.nk]
     variants = {tuple(sorted(shaped(p, m, n, k).items())) for p in cands for m in args.ms for n, k in shapes}
     precompile(spec, [dict(v) for v in variants if spec.valid(dict(v))],
-               Problem(1, 1, 1, "bfloat16", "bfloat16", "row", "col"), current_arch())
+               Problem(1, 1, 1, args.dtype, args.dtype, "row", "col"), current_arch())
     l2 = torch.cuda.get_device_properties(0).L2_cache_size
     bw = context.read_bandwidth_gbps()
-    doc = {"context": context.collect(), "read_bandwidth_gbps": bw, "kernel": kernel, "results": []}
+    doc = {"context": context.collect(), "read_bandwidth_gbps": bw, "kernel": kernel, "dtype": args.dtype,
+           "results": []}
     print(f"{doc['context']['gpu']}: read bandwidth {bw:.0f} GB/s")
     for nk in args.nk:
         n, k = (int(x) for x in nk.split("x"))
         w_bytes = n * k * 2
         sets = timing.sets_needed(w_bytes, l2, 2)
-        ws = [torch.randn(n, k, device="cuda").to(torch.bfloat16) for _ in range(sets)]
+        ws = [torch.randn(n, k, device="cuda").to(dtype) for _ in range(sets)]
         for m in args.ms:
-            xs = [torch.randn(m, k, device="cuda").to(torch.bfloat16) for _ in range(sets)]
-            out = torch.empty(m, n, device="cuda", dtype=torch.bfloat16)
+            xs = [torch.randn(m, k, device="cuda").to(dtype) for _ in range(sets)]
+            out = torch.empty(m, n, device="cuda", dtype=dtype)
             ref = (xs[0].double() @ ws[0].double().t())
             # Each candidate reads its own copies of the weights (the same values elsewhere), so
             # that what one left in L2 is never what the next reads.
