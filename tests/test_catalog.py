@@ -173,7 +173,7 @@ def test_decode_02_in_clusters_pairs_horizontally_adjacent_tiles_and_does_not_sp
     assert spec.valid(inst.params) and not spec.valid({**inst.params, "CLUSTER": 4})
 
 
-@pytest.mark.parametrize("bn", [72, 80, 88, 96, 128, 144, 160, 176, 192, 256])
+@pytest.mark.parametrize("bn", [40, 48, 56, 72, 80, 88, 96, 128, 144, 160, 176, 192, 256])
 def test_decode_02_takes_tiles_of_up_to_256_tokens_and_compiles_them_without_spills(bn):
     import re
 
@@ -193,8 +193,8 @@ def test_decode_02_with_a_token_tile_that_has_no_wgmma_wrapper_fails_to_compile_
     import warpgemm
     from warpgemm.errors import CompileError
 
-    with pytest.raises(CompileError, match=r"no wgmma wrapper .* N in 16, 32, 64, 72, 80, 88, 96, 128, 144"):
-        warpgemm.compile("decode/02_swap_ab_wgmma", "sm_90a", a_layout="row", b_layout="col", BN=40)
+    with pytest.raises(CompileError, match=r"no wgmma wrapper .* N in 16, 32, 40, 48, 56, 64, 72, 80, 88, 96, 128"):
+        warpgemm.compile("decode/02_swap_ab_wgmma", "sm_90a", a_layout="row", b_layout="col", BN=104)
 
 
 @pytest.mark.parametrize("bn", [72, 88])

@@ -441,7 +441,8 @@ def test_swap_ab_wgmma_in_clusters_of_two_sharing_the_tokens_is_correct(m, n, k,
 
 @needs_hopper
 @pytest.mark.parametrize("b_layout", ["col", "row"])
-@pytest.mark.parametrize("bn,bm,cluster", [(72, 64, 1), (80, 128, 2), (88, 128, 1), (96, 64, 1), (128, 128, 1),
+@pytest.mark.parametrize("bn,bm,cluster", [(40, 64, 1), (48, 128, 2), (56, 128, 1),
+                                           (72, 64, 1), (80, 128, 2), (88, 128, 1), (96, 64, 1), (128, 128, 1),
                                            (144, 128, 1), (160, 64, 2), (176, 128, 1), (192, 128, 2), (256, 64, 1),
                                            (192, 64, 2)])
 @pytest.mark.parametrize("m,n,k", [(65, 4096, 4096), (144, 6145, 1000), (192, 1000, 8193), (250, 129, 520),
@@ -460,14 +461,14 @@ def test_swap_ab_wgmma_takes_every_token_in_one_wide_tile(m, n, k, bn, bm, clust
 
 @needs_hopper
 @pytest.mark.parametrize("b_layout", ["col", "row"])
-@pytest.mark.parametrize("bn", TOKEN_TILES)
+@pytest.mark.parametrize("bn,cluster", [(bn, c) for bn in TOKEN_TILES for c in (1, 2) if c == 1 or bn % 16 == 0])
 @pytest.mark.parametrize("tokens", ["one", "a tile and one"])
-def test_swap_ab_wgmma_takes_one_token_or_one_past_a_tile_at_every_token_tile_width(bn, tokens, b_layout):
+def test_swap_ab_wgmma_takes_one_token_or_one_past_a_tile_at_every_token_tile_width(bn, cluster, tokens, b_layout):
     # the edges of a token tile: one token in a tile of BN, and BN + 1 tokens, whose second tile
-    # holds one; ragged N and K, clusters at every other width, the bias, NaN-poisoned output
+    # holds one; ragged N and K, single blocks (the split) and, where BN halves into whole swizzle
+    # atoms, clusters of two; the bias, NaN-poisoned output
     m = 1 if tokens == "one" else bn + 1
     n, k = 1000 + bn, 520
-    cluster = 2 if TOKEN_TILES.index(bn) % 2 else 1
     x, w = _linear_operands(m, n, k, torch.bfloat16)
     b = w.t() if b_layout == "col" else w.t().contiguous()
     bias = torch.randn(n, device="cuda").to(torch.bfloat16)

@@ -339,6 +339,79 @@ struct SM90_64x32x16_F32F16F16_SS {
     }
 };
 
+// D (64 x 40) = A (64 x 16) * B (16 x 40) + (scale_d ? D : 0), A and B in shared memory
+// (descriptors); TRANS_A / TRANS_B = 1 reads that operand MN-major.
+template <int TRANS_A, int TRANS_B>
+struct SM90_64x40x16_F32F16F16_SS {
+    static constexpr int N = 40;
+    static constexpr int K = 16;
+    static __device__ __forceinline__ void fma(float (&d)[20], uint64_t desc_a, uint64_t desc_b,
+                                               uint32_t scale_d) {
+        asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %22, 0;\n"
+                     "wgmma.mma_async.sync.aligned.m64n40k16.f32.f16.f16 "
+                     "{"
+                     "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, "
+                     "%17, %18, %19"
+                     "}, "
+                     "%20, %21, p, 1, 1, %23, %24;\n}\n"
+                     :
+                       "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]),
+                       "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]),
+                       "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]),
+                       "+f"(d[18]), "+f"(d[19])
+                     : "l"(desc_a), "l"(desc_b), "r"(scale_d), "n"(TRANS_A), "n"(TRANS_B));
+    }
+};
+
+// D (64 x 48) = A (64 x 16) * B (16 x 48) + (scale_d ? D : 0), A and B in shared memory
+// (descriptors); TRANS_A / TRANS_B = 1 reads that operand MN-major.
+template <int TRANS_A, int TRANS_B>
+struct SM90_64x48x16_F32F16F16_SS {
+    static constexpr int N = 48;
+    static constexpr int K = 16;
+    static __device__ __forceinline__ void fma(float (&d)[24], uint64_t desc_a, uint64_t desc_b,
+                                               uint32_t scale_d) {
+        asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %26, 0;\n"
+                     "wgmma.mma_async.sync.aligned.m64n48k16.f32.f16.f16 "
+                     "{"
+                     "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, "
+                     "%17, %18, %19, %20, %21, %22, %23"
+                     "}, "
+                     "%24, %25, p, 1, 1, %27, %28;\n}\n"
+                     :
+                       "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]),
+                       "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]),
+                       "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]),
+                       "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23])
+                     : "l"(desc_a), "l"(desc_b), "r"(scale_d), "n"(TRANS_A), "n"(TRANS_B));
+    }
+};
+
+// D (64 x 56) = A (64 x 16) * B (16 x 56) + (scale_d ? D : 0), A and B in shared memory
+// (descriptors); TRANS_A / TRANS_B = 1 reads that operand MN-major.
+template <int TRANS_A, int TRANS_B>
+struct SM90_64x56x16_F32F16F16_SS {
+    static constexpr int N = 56;
+    static constexpr int K = 16;
+    static __device__ __forceinline__ void fma(float (&d)[28], uint64_t desc_a, uint64_t desc_b,
+                                               uint32_t scale_d) {
+        asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %30, 0;\n"
+                     "wgmma.mma_async.sync.aligned.m64n56k16.f32.f16.f16 "
+                     "{"
+                     "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, "
+                     "%17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27"
+                     "}, "
+                     "%28, %29, p, 1, 1, %31, %32;\n}\n"
+                     :
+                       "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]),
+                       "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]),
+                       "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]),
+                       "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+                       "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27])
+                     : "l"(desc_a), "l"(desc_b), "r"(scale_d), "n"(TRANS_A), "n"(TRANS_B));
+    }
+};
+
 // D (64 x 64) = A (64 x 16) * B (16 x 64) + (scale_d ? D : 0), A and B in shared memory
 // (descriptors); TRANS_A / TRANS_B = 1 reads that operand MN-major.
 template <int TRANS_A, int TRANS_B>
@@ -755,6 +828,79 @@ struct SM90_64x32x16_F32BF16BF16_SS {
                        "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]),
                        "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]),
                        "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15])
+                     : "l"(desc_a), "l"(desc_b), "r"(scale_d), "n"(TRANS_A), "n"(TRANS_B));
+    }
+};
+
+// D (64 x 40) = A (64 x 16) * B (16 x 40) + (scale_d ? D : 0), A and B in shared memory
+// (descriptors); TRANS_A / TRANS_B = 1 reads that operand MN-major.
+template <int TRANS_A, int TRANS_B>
+struct SM90_64x40x16_F32BF16BF16_SS {
+    static constexpr int N = 40;
+    static constexpr int K = 16;
+    static __device__ __forceinline__ void fma(float (&d)[20], uint64_t desc_a, uint64_t desc_b,
+                                               uint32_t scale_d) {
+        asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %22, 0;\n"
+                     "wgmma.mma_async.sync.aligned.m64n40k16.f32.bf16.bf16 "
+                     "{"
+                     "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, "
+                     "%17, %18, %19"
+                     "}, "
+                     "%20, %21, p, 1, 1, %23, %24;\n}\n"
+                     :
+                       "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]),
+                       "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]),
+                       "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]),
+                       "+f"(d[18]), "+f"(d[19])
+                     : "l"(desc_a), "l"(desc_b), "r"(scale_d), "n"(TRANS_A), "n"(TRANS_B));
+    }
+};
+
+// D (64 x 48) = A (64 x 16) * B (16 x 48) + (scale_d ? D : 0), A and B in shared memory
+// (descriptors); TRANS_A / TRANS_B = 1 reads that operand MN-major.
+template <int TRANS_A, int TRANS_B>
+struct SM90_64x48x16_F32BF16BF16_SS {
+    static constexpr int N = 48;
+    static constexpr int K = 16;
+    static __device__ __forceinline__ void fma(float (&d)[24], uint64_t desc_a, uint64_t desc_b,
+                                               uint32_t scale_d) {
+        asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %26, 0;\n"
+                     "wgmma.mma_async.sync.aligned.m64n48k16.f32.bf16.bf16 "
+                     "{"
+                     "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, "
+                     "%17, %18, %19, %20, %21, %22, %23"
+                     "}, "
+                     "%24, %25, p, 1, 1, %27, %28;\n}\n"
+                     :
+                       "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]),
+                       "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]),
+                       "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]),
+                       "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23])
+                     : "l"(desc_a), "l"(desc_b), "r"(scale_d), "n"(TRANS_A), "n"(TRANS_B));
+    }
+};
+
+// D (64 x 56) = A (64 x 16) * B (16 x 56) + (scale_d ? D : 0), A and B in shared memory
+// (descriptors); TRANS_A / TRANS_B = 1 reads that operand MN-major.
+template <int TRANS_A, int TRANS_B>
+struct SM90_64x56x16_F32BF16BF16_SS {
+    static constexpr int N = 56;
+    static constexpr int K = 16;
+    static __device__ __forceinline__ void fma(float (&d)[28], uint64_t desc_a, uint64_t desc_b,
+                                               uint32_t scale_d) {
+        asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %30, 0;\n"
+                     "wgmma.mma_async.sync.aligned.m64n56k16.f32.bf16.bf16 "
+                     "{"
+                     "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, "
+                     "%17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27"
+                     "}, "
+                     "%28, %29, p, 1, 1, %31, %32;\n}\n"
+                     :
+                       "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]),
+                       "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]),
+                       "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]),
+                       "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+                       "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27])
                      : "l"(desc_a), "l"(desc_b), "r"(scale_d), "n"(TRANS_A), "n"(TRANS_B));
     }
 };
@@ -2023,13 +2169,19 @@ struct SM90_64x256x32_S32U8U8_RS {
 template <typename T, int N, int TRANS_A = 0, int TRANS_B = 0>
 struct Gmma {
     static_assert(sizeof(T) == 0, "no wgmma wrapper for this element type and N: T is half_t or bf16_t with N in "
-                                  "16, 32, 64, 72, 80, 88, 96, 128, 144, 160, 176, 192, 256, "
+                                  "16, 32, 40, 48, 56, 64, 72, 80, 88, 96, 128, 144, 160, 176, 192, 256, "
                                   "or int8_t or uint8_t with N in 16, 32, 64, 96, 128, 192, 256");
 };
 template <int TRANS_A, int TRANS_B>
 struct Gmma<half_t, 16, TRANS_A, TRANS_B> : SM90_64x16x16_F32F16F16_SS<TRANS_A, TRANS_B> { using Acc = float; };
 template <int TRANS_A, int TRANS_B>
 struct Gmma<half_t, 32, TRANS_A, TRANS_B> : SM90_64x32x16_F32F16F16_SS<TRANS_A, TRANS_B> { using Acc = float; };
+template <int TRANS_A, int TRANS_B>
+struct Gmma<half_t, 40, TRANS_A, TRANS_B> : SM90_64x40x16_F32F16F16_SS<TRANS_A, TRANS_B> { using Acc = float; };
+template <int TRANS_A, int TRANS_B>
+struct Gmma<half_t, 48, TRANS_A, TRANS_B> : SM90_64x48x16_F32F16F16_SS<TRANS_A, TRANS_B> { using Acc = float; };
+template <int TRANS_A, int TRANS_B>
+struct Gmma<half_t, 56, TRANS_A, TRANS_B> : SM90_64x56x16_F32F16F16_SS<TRANS_A, TRANS_B> { using Acc = float; };
 template <int TRANS_A, int TRANS_B>
 struct Gmma<half_t, 64, TRANS_A, TRANS_B> : SM90_64x64x16_F32F16F16_SS<TRANS_A, TRANS_B> { using Acc = float; };
 template <int TRANS_A, int TRANS_B>
@@ -2056,6 +2208,12 @@ template <int TRANS_A, int TRANS_B>
 struct Gmma<bf16_t, 16, TRANS_A, TRANS_B> : SM90_64x16x16_F32BF16BF16_SS<TRANS_A, TRANS_B> { using Acc = float; };
 template <int TRANS_A, int TRANS_B>
 struct Gmma<bf16_t, 32, TRANS_A, TRANS_B> : SM90_64x32x16_F32BF16BF16_SS<TRANS_A, TRANS_B> { using Acc = float; };
+template <int TRANS_A, int TRANS_B>
+struct Gmma<bf16_t, 40, TRANS_A, TRANS_B> : SM90_64x40x16_F32BF16BF16_SS<TRANS_A, TRANS_B> { using Acc = float; };
+template <int TRANS_A, int TRANS_B>
+struct Gmma<bf16_t, 48, TRANS_A, TRANS_B> : SM90_64x48x16_F32BF16BF16_SS<TRANS_A, TRANS_B> { using Acc = float; };
+template <int TRANS_A, int TRANS_B>
+struct Gmma<bf16_t, 56, TRANS_A, TRANS_B> : SM90_64x56x16_F32BF16BF16_SS<TRANS_A, TRANS_B> { using Acc = float; };
 template <int TRANS_A, int TRANS_B>
 struct Gmma<bf16_t, 64, TRANS_A, TRANS_B> : SM90_64x64x16_F32BF16BF16_SS<TRANS_A, TRANS_B> { using Acc = float; };
 template <int TRANS_A, int TRANS_B>
