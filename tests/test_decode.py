@@ -382,6 +382,17 @@ def test_the_h200_rules_two_token_tiles_at_129_to_192_rows_of_narrow_weights_are
 
 
 @needs_hopper
+@pytest.mark.parametrize("m,n,k", [(65, 2049, 2048), (80, 4095, 4093), (81, 3001, 2049), (96, 2048, 4096),
+                                   (97, 4096, 3001), (112, 2050, 4095)])
+def test_the_h200_rules_two_token_tiles_at_65_to_112_rows_of_narrow_weights_are_correct_on_ragged_weights(m, n, k):
+    # the tokens in two tiles of 40-56 (the second ragged), 64-row tiles of W, eight stages
+    rule = dispatch.choose(90, "bfloat16", m, n, k, layouts=("row", "col"), device="NVIDIA H200")
+    assert rule.kernel == WGMMA and rule.params["BN"] in (40, 48, 56)
+    assert rule.params["BN"] < m <= 2 * rule.params["BN"]
+    _check_wgmma_with_bias(m, n, k, rule.params)
+
+
+@needs_hopper
 @pytest.mark.parametrize("m,n,k", [(113, 2049, 4093), (120, 4095, 520), (127, 3001, 8191), (128, 4096, 14337),
                                    (128, 2048, 64)])
 def test_the_h200_rules_choice_for_113_to_128_rows_is_correct_on_ragged_weights(m, n, k):

@@ -198,6 +198,10 @@ H200_ONE_TOKEN_TILE = (((65, 96), 96, 8, 8), ((129, 144), 144, 8, 6), ((145, 160
 # H200: (rows, BN, the narrowest atom that holds half of them).
 H200_TWO_TOKEN_TILES = (((129, 144), 72), ((145, 160), 80), ((161, 176), 88), ((177, 192), 96))
 
+# The same at 65-112 rows of a weight of 2048-4096 rows with K of 2048-4096 (m64n40k16, m64n48k16
+# and m64n56k16 atoms).
+H200_TWO_SMALL_TOKEN_TILES = (((65, 80), 40), ((81, 96), 48), ((97, 112), 56))
+
 
 def _h200_one_token_tile(bn: int, bm: int, stages: int) -> dict[str, int]:
     """decode/02's parameters for tiles of ``bm`` rows of W by ``bn`` tokens, a k-tile of 64 and a
@@ -449,6 +453,23 @@ RULES: tuple[Rule, ...] = (
            params={"BM": 64, "BN": bn, "BK": 64, "STAGES": 8, "IN_FLIGHT": 1}, device=_H200,
            note="measured on an H200 by scripts/decode_sweep.py (docs/results/m129_192_two_tiles_*_h200.json)")
       for dt in ("bfloat16", "float16") for m, bn in H200_TWO_TOKEN_TILES),
+    # fp16 / bf16 with 65-112 rows of a weight of 2048-4096 rows with K of 2048-4096, in the Linear
+    # layout on the H200: the same two tiles of tokens (BN 40, 48 or 56, the narrowest that holds
+    # half of them), 64-row tiles of W, eight stages, where the rules below ran before (one tile of
+    # 96 tokens at N = 4096 and 65-96 rows). Swept at 72, 88, 96, 104 and 112 rows on six weights
+    # (docs/results/m65_112_two_tiles_sweep_h200.json, graph replays, cold weights, two placements,
+    # x cuBLAS, the rules before in the same rounds): ahead at all 20 shapes in the rule, by 0.02x
+    # to 0.33x; for example 72 x 3072 x 4096 1.04x against 0.71x, 104 x 4096 x 2048 0.93x against
+    # 0.69x, 112 x 4096 x 4096 1.10x against 0.94x, 96 x 4096 x 4096 1.07x against 1.02x, 88 x
+    # 4096 x 4096 0.88x against 0.86x. At K = 8192 it was ahead at 72, 104 and 112 rows but behind
+    # at 88 and 96 (0.96x against 1.06x), and at N = 6144 behind everywhere (0.75x-0.76x against
+    # 0.77x-0.95x), so those keep the rules below. Twelve stages were ahead of eight at 3072 x 4096 by 3-8%, behind at 2048 x 4096 and
+    # 4096 x 2048 by 2-5%. Not checked on other weights; at 113-128 rows two tiles of 64 were
+    # level or behind (m129_192_two_tiles_check_h200.json: 120 x 2048 x 4096 0.97x against 1.11x).
+    *(Rule("decode/02_swap_ab_wgmma", dt, capability=(90, 90), layouts=_LINEAR, m=m, n=(2048, 4096),
+           k=(2048, 4096), params={"BM": 64, "BN": bn, "BK": 64, "STAGES": 8, "IN_FLIGHT": 1}, device=_H200,
+           note="measured on an H200 by scripts/decode_sweep.py (docs/results/m65_112_two_tiles_sweep_h200.json)")
+      for dt in ("bfloat16", "float16") for m, bn in H200_TWO_SMALL_TOKEN_TILES),
     # fp16 / bf16 with 65-96 and 129-192 rows in the Linear layout on the H200: decode/02 with every
     # token in one tile, BN the narrowest wgmma atom that holds them (96 at 65-96 rows, 144, 160,
     # 176 or 192 at 129-192), so that each tile of W crosses from L2 into shared memory once (in
@@ -483,7 +504,8 @@ RULES: tuple[Rule, ...] = (
     #     0.88x. Ahead at all 6. At 12288-16384 rows of W the clusters of 64 x 256 tiles below stay:
     #     there the three tilings ran 0.89x-0.91x against 0.89x (80 x 12288 x 4096) and 0.90x-0.95x
     #     against 0.94x (88 x 13824 x 5120).
-    # (At N = 4096 with K up to 8192 the two-tile rule above takes over, 184 x 4096 x 4096 too.)
+    # (At N = 4096 with K up to 8192 the two-tile rules above take over at 129-192 rows, 184 x 4096
+    # x 4096 too, and with K of 2048-4096 at 65-96 rows, 96 x 4096 x 4096 too.)
     # 97-128 rows keep the rules below: there tiles of 128 tokens were level or behind them at most
     # shapes (112 x 8192 x 8192 0.96x against 1.01x, 104 x 7168 x 4096 0.79x against 0.94x).
     # bf16 measured; fp16 runs the same kernel at the same bytes. The H100 keeps its rules (not
