@@ -463,9 +463,10 @@ RULES: tuple[Rule, ...] = (
     # 0.69x, 112 x 4096 x 4096 1.10x against 0.94x, 96 x 4096 x 4096 1.07x against 1.02x, 88 x
     # 4096 x 4096 0.88x against 0.86x. At K = 8192 it was ahead at 72, 104 and 112 rows but behind
     # at 88 and 96 (0.96x against 1.06x), and at N = 6144 behind everywhere (0.75x-0.76x against
-    # 0.77x-0.95x), so those keep the rules below. Twelve stages were ahead of eight at 3072 x 4096 by 3-8%, behind at 2048 x 4096 and
-    # 4096 x 2048 by 2-5%. Not checked on other weights; at 113-128 rows two tiles of 64 were
-    # level or behind (m129_192_two_tiles_check_h200.json: 120 x 2048 x 4096 0.97x against 1.11x).
+    # 0.77x-0.95x), so those keep the rules below. Twelve stages were ahead of eight at 3072 x
+    # 4096 by 3-8%, behind at 2048 x 4096 and 4096 x 2048 by 2-5%. Not checked on other weights;
+    # at 113-128 rows two tiles of 64 were level or behind (m129_192_two_tiles_check_h200.json: 120
+    # x 2048 x 4096 0.97x against 1.11x).
     *(Rule("decode/02_swap_ab_wgmma", dt, capability=(90, 90), layouts=_LINEAR, m=m, n=(2048, 4096),
            k=(2048, 4096), params={"BM": 64, "BN": bn, "BK": 64, "STAGES": 8, "IN_FLIGHT": 1}, device=_H200,
            note="measured on an H200 by scripts/decode_sweep.py (docs/results/m65_112_two_tiles_sweep_h200.json)")
