@@ -91,8 +91,9 @@ def test_the_tuner_also_times_the_rules_choice_where_auto_runs_the_kernel():
 WGMMA = "decode/02_swap_ab_wgmma"
 
 
-@pytest.mark.parametrize("m,widths", [(1, {32}), (32, {32}), (48, {32, 48, 64}), (96, {48, 64, 96}), (136, {64, 72, 144}),
-                                      (184, {64, 96, 192}), (256, {64, 128, 256}), (300, {64, 160}), (600, {64})])
+@pytest.mark.parametrize("m,widths", [(1, {32}), (32, {32}), (48, {32, 48, 64}), (96, {48, 64, 96}),
+                                      (136, {64, 72, 144}), (184, {64, 96, 192}), (256, {64, 128, 256}),
+                                      (300, {64, 160}), (600, {64})])
 def test_for_a_shape_the_tuner_offers_decode_02_the_token_tiles_that_hold_the_tokens_in_one_tile_or_two(m, widths):
     # the default width (32 up to 32 tokens, else 64) and the narrowest atoms that hold all the
     # tokens and half of them; each with the rest of the space, as far as it fits in shared memory
