@@ -8,7 +8,9 @@ timing with its context as JSON.
         [--nk 4096x4096 14336x4096] [--space "BM=64,128;STAGES=4,8" | --cands BM=64,STAGES=8 ...]
         [--dtype bfloat16|float16] [--json out.json]
 
-Candidates also run ``kernel="auto"`` (the shipped choice) in the same rounds. With
+Candidates also run ``kernel="auto"`` (the shipped choice) in the same rounds, and with ``--before
+TEXT`` what ``auto`` chose before the rules whose note names TEXT (a results file, say), as
+"before", to check a new rule against the rules it displaced. With
 ``--replicates R`` every candidate (cuBLAS and auto too) runs on R sets of weight copies of its own
 and is reported by the mean of the R medians: a kernel's speed can depend on where in memory its
 weight lies (docs/decode.md, "In step"), and one placement a candidate can be lucky or not.
@@ -27,7 +29,7 @@ import torch
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 
 import warpgemm  # noqa: E402
-from warpgemm import catalog  # noqa: E402
+from warpgemm import catalog, dispatch  # noqa: E402
 from warpgemm.bench import context, timing  # noqa: E402
 from warpgemm.parsing import parse_params  # noqa: E402
 
@@ -35,6 +37,18 @@ from warpgemm.parsing import parse_params  # noqa: E402
 
 def _copies(ws: list[torch.Tensor]) -> list[torch.Tensor]:
     return [w.clone() for w in ws]
+
+
+def _choice_before(text: str, m: int, n: int, k: int, dtype: torch.dtype) -> dispatch.Rule:
+    """The rule ``auto`` takes for a Linear M x N x K problem on this GPU without the rules whose
+    note names ``text``; SystemExit when no shipped rule's note does."""
+    if not any(text in (r.note or "") for r in dispatch.RULES):
+        raise SystemExit(f"--before: no dispatch rule's note names {text!r}")
+    from warpgemm.runtime.device import current_capability, device_name
+
+    rules = tuple(r for r in dispatch.RULES if text not in (r.note or ""))
+    return dispatch.choose(current_capability(), str(dtype).removeprefix("torch."), m, n, k, rules=rules,
+                           layouts=("row", "col"), device=device_name(torch.cuda.current_device()))
 
 
 def main() -> int:
@@ -51,6 +65,8 @@ def main() -> int:
                     help="weight placements per candidate, each on copies of its own (default 1)")
     ap.add_argument("--dtype", choices=["bfloat16", "float16"], default="bfloat16",
                     help="the weights' and tokens' type (the output's too)")
+    ap.add_argument("--before", metavar="TEXT", default=None,
+                    help="also time auto's choice without the rules whose note names TEXT, as 'before'")
     ap.add_argument("--json")
     args = ap.parse_args()
     dtype = getattr(torch, args.dtype)
@@ -103,6 +119,11 @@ def main() -> int:
             for r in range(reps):
                 runners[("cuBLAS", r)] = lambda i, w=_copies(ws): torch.matmul(xs[i], w[i].t())
                 runners[("auto", r)] = lambda i, w=_copies(ws): warpgemm.matmul(xs[i], w[i].t(), out=out)
+            if args.before:
+                before = _choice_before(args.before, m, n, k, dtype)
+                for r in range(reps):
+                    runners[("before", r)] = lambda i, w=_copies(ws), rule=before: warpgemm.matmul(
+                        xs[i], w[i].t(), kernel=rule.kernel, out=out, **rule.params)
             for p in cands:
                 q = shaped(p, m, n, k)
                 if (not spec.valid(q) or (spec.max_m is not None and m > spec.max_m(q))

@@ -6,7 +6,7 @@
 #                                       ping_pong stream_k small_m_h200 decode_m64_h200 rules_as bn192 one_wave held
 #                                       single_long_k single_long_k_rule llm_variants low_llm bn192_held
 #                                       cluster_tail cluster_tail_rule loop_rate loop_rate_ab igemm_ab bn176 clocks
-#                                       occupancy pack ncu stalls token_tiles
+#                                       occupancy pack ncu stalls token_tiles two_small_tiles
 #                                       (default: info tests ceiling bench)
 #   PYTEST_ARGS="-k sgemm" BENCH_ARGS="sgemm --suite square" scripts/gpu_check.sh tests bench
 #   SMOKE_TIMEOUT=45 HOPPER_PYTEST_ARGS="-n 8" SANITIZE=0 scripts/gpu_check.sh hopper
@@ -367,7 +367,7 @@ PY
       # against cuBLAS and this GPU's rules (auto), into decode_token_tiles_m<M>_<gpu>.json.
       gpu=$(gpu_tag)
       for spec in "72 96 40" "96 96 48" "136 144 72" "152 160 80" "168 176 88" "184 192 96"; do
-        set -- $spec; m=$1; one=$2; two=$((($3 + 7) / 8 * 8)); [ $two -lt 72 ] && two=64
+        set -- $spec; m=$1; one=$2; two=$((($3 + 7) / 8 * 8))
         deep=8; wide=8; [ $one -ge 144 ] && wide=6; [ $one -ge 176 ] && { deep=7; wide=5; }
         timeout 120 python3 scripts/decode_sweep.py --kernel decode/02_swap_ab_wgmma --ms $m --rounds 11 \
           --replicates 2 --nk 4096x4096 6144x4096 14336x4096 4096x14336 8192x8192 28672x8192 \
@@ -375,6 +375,24 @@ PY
           BN=$one,BM=64,BK=64,STAGES=$deep,IN_FLIGHT=1 BN=$one,BM=128,BK=64,STAGES=$wide,IN_FLIGHT=1 \
           BN=$two,BM=64,BK=64,STAGES=8,IN_FLIGHT=1 > "$OUT/token_tiles_m$m.log" 2>&1
         summary+=("token_tiles M=$m: exit $?"); grep -E '^M=' "$OUT/token_tiles_m$m.log" | cut -c1-150
+      done ;;
+    two_small_tiles)
+      # The H200's rule for 65-112 rows of weights of 2048-4096 rows (two tiles of 40-56 tokens;
+      # docs/decode.md, "The H200 at 65-112 rows of a narrow weight"): its GPU test, then a check on
+      # row counts and weights it was not drawn from, against cuBLAS, auto (the rule, on an H200)
+      # and what auto chose before it (decode_sweep.py --before), into
+      # decode_two_small_tiles_check_m<M>_<gpu>.json.
+      gpu=$(gpu_tag)
+      timeout 120 python3 -m pytest -p no:cacheprovider -m gpu -n 8 -q tests/test_decode.py \
+        -k "two_token_tiles_at_65_to_112" > "$OUT/two_small_tiles_pytest.log" 2>&1
+      summary+=("two_small_tiles pytest: $(grep -aE '[0-9]+ (passed|failed)' "$OUT/two_small_tiles_pytest.log" | tail -1)")
+      for spec in "68 40" "84 48" "100 56" "108 56"; do
+        set -- $spec; m=$1; two=$2
+        timeout 120 python3 scripts/decode_sweep.py --kernel decode/02_swap_ab_wgmma --ms $m --rounds 11 \
+          --replicates 2 --nk 2048x2048 2560x2560 3072x3072 3584x3584 4096x3072 2560x4096 \
+          --json "$OUT/decode_two_small_tiles_check_m${m}_$gpu.json" --before m65_112_two_tiles \
+          --cands BN=$two,BM=64,BK=64,STAGES=8,IN_FLIGHT=1 > "$OUT/two_small_tiles_m$m.log" 2>&1
+        summary+=("two_small_tiles M=$m: exit $?"); grep -E '^M=' "$OUT/two_small_tiles_m$m.log" | cut -c1-150
       done ;;
     decode_m64_h200)
       # Rung 02 at 48 and 64 tokens on this GPU: 64- and 128-row tiles, a K split or not, and
