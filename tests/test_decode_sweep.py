@@ -2,22 +2,13 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-
 import pytest
-
-SCRIPTS = Path(__file__).resolve().parent.parent / "scripts"
+from conftest import load_script
 
 
 @pytest.fixture(scope="module")
 def sweep():
-    sys.path.insert(0, str(SCRIPTS))
-    spec = importlib.util.spec_from_file_location("decode_sweep", SCRIPTS / "decode_sweep.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("decode_sweep")
 
 
 @pytest.fixture
