@@ -8,9 +8,9 @@ timing with its context as JSON.
         [--nk 4096x4096 14336x4096] [--space "BM=64,128;STAGES=4,8" | --cands BM=64,STAGES=8 ...]
         [--dtype bfloat16|float16] [--json out.json]
 
-Candidates also run ``kernel="auto"`` (the shipped choice) in the same rounds, and with ``--before
-TEXT`` what ``auto`` chose before the rules whose note names TEXT (a results file, say), as
-"before", to check a new rule against the rules it displaced. With
+Candidates also run ``kernel="auto"`` (the shipped rules' choice; the tuning table is not read) in
+the same rounds, and with ``--before TEXT`` what ``auto`` chose before the rules whose note names
+TEXT (a results file, say), as "before", to check a new rule against the rules it displaced. With
 ``--replicates R`` every candidate (cuBLAS and auto too) runs on R sets of weight copies of its own
 and is reported by the mean of the R medians: a kernel's speed can depend on where in memory its
 weight lies (docs/decode.md, "In step"), and one placement a candidate can be lucky or not.
@@ -70,6 +70,11 @@ def main() -> int:
     ap.add_argument("--json")
     args = ap.parse_args()
     dtype = getattr(torch, args.dtype)
+    # "auto" (and "before") here are the rules' choices: a choice `warpgemm tune` remembered in
+    # this cache's tuning table would otherwise run in their place for an autotuned kernel.
+    from warpgemm.tuning import table
+
+    table.lookup = lambda spec, problem: None
     kernel = args.kernel
     spec = catalog.get(kernel)
     if args.cands:

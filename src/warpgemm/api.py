@@ -125,7 +125,8 @@ def _check_bias(bias: Any, n: int, a: torch.Tensor) -> None:
 def _fit_params(spec: KernelSpec, p: dict[str, int], explicit: Mapping[str, int], m: int, n: int,
                 k: int) -> dict[str, int]:
     """``p`` with the parameters that follow from the shape (those not in ``explicit``: the
-    caller's, or the dispatch rule's), checked against the largest M and K the kernel computes."""
+    caller's, the tuning table's or the dispatch rule's), checked against the largest M and K the
+    kernel computes."""
     spec.fill_shape_params(p, explicit, m, n, k)
     if spec.max_m is not None and m > spec.max_m(p):
         raise ValueError(f"warpgemm.matmul: {spec.name} computes at most M = {spec.max_m(p)} rows with "

@@ -464,7 +464,7 @@ RULES: tuple[Rule, ...] = (
     # 4096 x 4096 0.88x against 0.86x. At K = 8192 it was ahead at 72, 104 and 112 rows but behind
     # at 88 and 96 (0.96x against 1.06x), and at N = 6144 behind everywhere (0.75x-0.76x against
     # 0.77x-0.95x), so those keep the rules below. Twelve stages were ahead of eight at 3072 x
-    # 4096 by 3-8%, behind at 2048 x 4096 and 4096 x 2048 by 2-5%. Not checked on other weights;
+    # 4096 by 5-8%, behind at 2048 x 4096 and 4096 x 2048 by 1-4%. Not checked on other weights;
     # at 113-128 rows two tiles of 64 were level or behind (m129_192_two_tiles_check_h200.json: 120
     # x 2048 x 4096 0.97x against 1.11x).
     *(Rule("decode/02_swap_ab_wgmma", dt, capability=(90, 90), layouts=_LINEAR, m=m, n=(2048, 4096),

@@ -307,7 +307,7 @@ class KernelSpec:
     def fill_shape_params(self, p: dict[str, int], explicit: Mapping[str, int], m: int, n: int,
                           k: int) -> dict[str, int]:
         """``p`` with the parameters that follow from an M x N x K problem (``shape_params``) set,
-        except those in ``explicit`` (the caller's, or a dispatch rule's)."""
+        except those in ``explicit`` (the caller's, the tuning table's, or a dispatch rule's)."""
         if self.shape_params is not None:
             p.update({key: v for key, v in self.shape_params(m, n, k).items() if key not in explicit})
         return p

@@ -29,7 +29,9 @@ def candidates(spec: KernelSpec, b_layout: str | None = None, a_layout: str = "r
     token-tile widths of decode/02) in place of the spec's own for those names; with ``b_layout``,
     less those that would copy a B the kernel otherwise reads in place after an A in ``a_layout``
     (``KernelSpec.b_layouts_read``: rung 06's 128 x 176 tiles read a column-major B only, and
-    would time a copy of any other)."""
+    would time a copy of any other). Clusters and stream-K never take the K split that ``SPLITS``
+    sets (``catalog.hopper.last_wave``), so there the candidates that differ only in it are one
+    launch, offered once, with the spec's default."""
     space = dict(spec.tuning)
     if shape is not None and spec.shape_tuning is not None:
         space.update(spec.shape_tuning(*shape))
@@ -45,6 +47,9 @@ def candidates(spec: KernelSpec, b_layout: str | None = None, a_layout: str = "r
         if spec.valid is not None and not spec.valid(p):
             continue
         if in_place and b_layout not in spec.b_layouts_read(a_layout, p):
+            continue
+        if ("SPLITS" in spec.params and p["SPLITS"] != spec.params["SPLITS"]
+                and (p.get("CLUSTER", 1) > 1 or p.get("STREAM_K", 0))):
             continue
         out.append(p)
     return out

@@ -61,7 +61,7 @@ decode_swap_ab_wgmma(const __grid_constant__ wg::TmaDescriptor tma_w, const __gr
                                                 "(pairs of tiles of W sharing the tokens' box by multicast)");
     static_assert(CLUSTER == 1 || BN % 16 == 0,
                   "CLUSTER = 2: each block of a pair loads half of the tokens' tile, a whole number of 8-row "
-                  "swizzle atoms, so BN is a multiple of 16 (72 and 88 take CLUSTER = 1)");
+                  "swizzle atoms, so BN is a multiple of 16 (40, 56, 72 and 88 take CLUSTER = 1)");
     // W = B^T is row-major (K-major) when B is column-major; the tokens are K-major always.
     using Mainloop =
         sm90::WarpSpecializedMainloop<T, BM, BN, BK, STAGES, !B_ROW, false, CLUSTER, IN_FLIGHT, STAGGER>;
