@@ -372,22 +372,15 @@ def test_the_h200_rules_one_token_tile_at_65_to_96_and_129_to_192_rows_is_correc
 
 
 @needs_hopper
-@pytest.mark.parametrize("m,n,k", [(129, 2049, 4093), (144, 4096, 8192), (150, 3001, 520), (176, 4095, 64),
-                                   (177, 2048, 8191), (192, 4096, 1000)])
-def test_the_h200_rules_two_token_tiles_at_129_to_192_rows_of_narrow_weights_are_correct_on_ragged_weights(m, n, k):
-    # the tokens in two tiles of 72-96 (the second ragged), 64-row tiles of W, eight stages
-    rule = dispatch.choose(90, "bfloat16", m, n, k, layouts=("row", "col"), device="NVIDIA H200")
-    assert rule.kernel == WGMMA and rule.params["BN"] < m <= 2 * rule.params["BN"]
-    _check_wgmma_with_bias(m, n, k, rule.params)
-
-
-@needs_hopper
 @pytest.mark.parametrize("m,n,k", [(65, 2049, 2048), (80, 4095, 4093), (81, 3001, 2049), (96, 2048, 4096),
-                                   (97, 4096, 3001), (112, 2050, 4095)])
-def test_the_h200_rules_two_token_tiles_at_65_to_112_rows_of_narrow_weights_are_correct_on_ragged_weights(m, n, k):
-    # the tokens in two tiles of 40-56 (the second ragged), 64-row tiles of W, eight stages
+                                   (97, 4096, 3001), (112, 2050, 4095),
+                                   (129, 2049, 4093), (144, 4096, 8192), (150, 3001, 520), (176, 4095, 64),
+                                   (177, 2048, 8191), (192, 4096, 1000)])
+def test_the_h200_rules_two_token_tiles_at_65_to_112_and_129_to_192_rows_of_narrow_weights_are_correct(m, n, k):
+    # the tokens in two tiles (the second ragged) of 40-56 at 65-112 rows and of 72-96 at 129-192,
+    # 64-row tiles of W, eight stages, on ragged weights
     rule = dispatch.choose(90, "bfloat16", m, n, k, layouts=("row", "col"), device="NVIDIA H200")
-    assert rule.kernel == WGMMA and rule.params["BN"] in (40, 48, 56)
+    assert rule.kernel == WGMMA and rule.params["BN"] in ((40, 48, 56) if m <= 112 else (72, 80, 88, 96))
     assert rule.params["BN"] < m <= 2 * rule.params["BN"]
     _check_wgmma_with_bias(m, n, k, rule.params)
 
