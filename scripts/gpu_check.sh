@@ -7,6 +7,7 @@
 #                                       single_long_k single_long_k_rule llm_variants low_llm bn192_held
 #                                       cluster_tail cluster_tail_rule loop_rate loop_rate_ab igemm_ab bn176 clocks
 #                                       occupancy pack ncu stalls token_tiles two_small_tiles
+#                                       m65_112_rules
 #                                       (default: info tests ceiling bench)
 #   PYTEST_ARGS="-k sgemm" BENCH_ARGS="sgemm --suite square" scripts/gpu_check.sh tests bench
 #   SMOKE_TIMEOUT=45 HOPPER_PYTEST_ARGS="-n 8" SANITIZE=0 scripts/gpu_check.sh hopper
@@ -393,6 +394,32 @@ PY
           --json "$OUT/decode_two_small_tiles_check_m${m}_$gpu.json" --before m65_112_two_tiles \
           --cands BN=$two,BM=64,BK=64,STAGES=8,IN_FLIGHT=1 > "$OUT/two_small_tiles_m$m.log" 2>&1
         summary+=("two_small_tiles M=$m: exit $?"); grep -E '^M=' "$OUT/two_small_tiles_m$m.log" | cut -c1-150
+      done ;;
+    m65_112_rules)
+      # The H200's rules at 65-112 rows: one tile of 72, 80 or 88 tokens on wide weights, and two
+      # tiles of 40-56 on weights of 1024-2047 rows (docs/decode.md, "Beyond 64 tokens"): their GPU
+      # tests, then a check on row counts and weights they were not drawn from, against cuBLAS,
+      # auto (the rules) and what auto chose before them, into m65_88_exact_token_tile_check_m<M>_<gpu>.json
+      # and m65_112_narrow_two_tiles_check_m<M>_<gpu>.json.
+      gpu=$(gpu_tag)
+      timeout 150 python3 -m pytest -p no:cacheprovider -m gpu -n 8 -q tests/test_decode.py \
+        -k "one_token_tile_at_65 or two_token_tiles_at_65" > "$OUT/m65_112_pytest.log" 2>&1
+      summary+=("m65_112_rules pytest: $(grep -aE '[0-9]+ (passed|failed)' "$OUT/m65_112_pytest.log" | tail -1)")
+      for spec in "66 72" "71 72" "74 80" "79 80" "82 88" "87 88"; do
+        set -- $spec; m=$1; bn=$2
+        timeout 100 python3 scripts/decode_sweep.py --kernel decode/02_swap_ab_wgmma --ms $m --rounds 9 \
+          --replicates 2 --nk 7168x4096 4096x8192 11008x4096 6144x6144 28672x8192 20480x5120 \
+          --json "$OUT/m65_88_exact_token_tile_check_m${m}_$gpu.json" --before m65_88_exact \
+          --cands BN=$bn,BM=64,BK=64,STAGES=8,IN_FLIGHT=1 > "$OUT/m65_88_m$m.log" 2>&1
+        summary+=("m65_88 exact M=$m: exit $?")
+      done
+      for spec in "66 40" "78 40" "94 48" "106 56"; do
+        set -- $spec; m=$1; bn=$2
+        timeout 100 python3 scripts/decode_sweep.py --kernel decode/02_swap_ab_wgmma --ms $m --rounds 9 \
+          --replicates 2 --nk 1280x5120 1536x4096 1024x3072 1920x2048 1152x8192 1024x1536 \
+          --json "$OUT/m65_112_narrow_two_tiles_check_m${m}_$gpu.json" --before m65_112_narrow \
+          --cands BN=$bn,BM=64,BK=64,STAGES=8,IN_FLIGHT=1 > "$OUT/m65_112_narrow_m$m.log" 2>&1
+        summary+=("m65_112 narrow M=$m: exit $?")
       done ;;
     decode_m64_h200)
       # Rung 02 at 48 and 64 tokens on this GPU: 64- and 128-row tiles, a K split or not, and

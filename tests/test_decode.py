@@ -360,11 +360,12 @@ def test_the_h200_rules_choices_for_33_to_64_rows_of_wide_weights_are_correct_on
 
 
 @needs_hopper
-@pytest.mark.parametrize("m,n,k", [(65, 4097, 4093), (96, 12287, 520), (80, 16385, 8191), (129, 4096, 11009),
+@pytest.mark.parametrize("m,n,k", [(65, 4097, 4093), (73, 5121, 2049), (88, 16400, 1000), (89, 6150, 8200),
+                                   (96, 12287, 520), (80, 16385, 8191), (129, 4096, 11009),
                                    (144, 8191, 1000), (145, 8193, 4097), (160, 32767, 64), (161, 5121, 16383),
                                    (177, 10241, 2048), (192, 4100, 8193)])
 def test_the_h200_rules_one_token_tile_at_65_to_96_and_129_to_192_rows_is_correct_on_ragged_weights(m, n, k):
-    # every token in one tile of 96-192 (ragged: a tile of 144 holding 129 tokens), 64- or 128-row
+    # every token in one tile of 72-192 (ragged: a tile of 72 holding 65 tokens), 64- or 128-row
     # tiles of W with the deepest ring that fits, the split last wave; the last tile of W ragged
     rule = dispatch.choose(90, "bfloat16", m, n, k, layouts=("row", "col"), device="NVIDIA H200")
     assert rule.kernel == WGMMA and m <= rule.params["BN"] < m + 48
@@ -374,11 +375,12 @@ def test_the_h200_rules_one_token_tile_at_65_to_96_and_129_to_192_rows_is_correc
 @needs_hopper
 @pytest.mark.parametrize("m,n,k", [(65, 2049, 2048), (80, 4095, 4093), (81, 3001, 2049), (96, 2048, 4096),
                                    (97, 4096, 3001), (112, 2050, 4095),
+                                   (65, 1024, 1024), (90, 1537, 8192), (112, 2047, 1030),
                                    (129, 2049, 4093), (144, 4096, 8192), (150, 3001, 520), (176, 4095, 64),
                                    (177, 2048, 8191), (192, 4096, 1000)])
 def test_the_h200_rules_two_token_tiles_at_65_to_112_and_129_to_192_rows_of_narrow_weights_are_correct(m, n, k):
-    # the tokens in two tiles (the second ragged) of 40-56 at 65-112 rows and of 72-96 at 129-192,
-    # 64-row tiles of W, eight stages, on ragged weights
+    # the tokens in two tiles (the second ragged) of 40-56 at 65-112 rows (weights of 1024-4096 rows)
+    # and of 72-96 at 129-192, 64-row tiles of W, eight stages, on ragged weights
     rule = dispatch.choose(90, "bfloat16", m, n, k, layouts=("row", "col"), device="NVIDIA H200")
     assert rule.kernel == WGMMA and rule.params["BN"] in ((40, 48, 56) if m <= 112 else (72, 80, 88, 96))
     assert rule.params["BN"] < m <= 2 * rule.params["BN"]

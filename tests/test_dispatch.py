@@ -233,10 +233,11 @@ WGMMA = "decode/02_swap_ab_wgmma"
 
 
 def _one_token_tile(m: int, bm: int) -> dict:
-    """decode/02 with all ``m`` tokens in one tile of the narrowest atom that holds them, tiles of
-    ``bm`` rows of W and 64 k, the deepest ring that fits in 227 KiB, a k-tile in flight."""
-    bn = next(b for b in (96, 144, 160, 176, 192) if m <= b)
-    stages = {64: 8 if bn <= 160 else 7, 128: 8 if bn == 96 else 6 if bn <= 160 else 5}[bm]
+    """decode/02 with all ``m`` tokens in one tile of the narrowest atom that holds them (72, 80, 88,
+    96, 144, 160, 176 or 192), tiles of ``bm`` rows of W and 64 k, the deepest ring that fits in 227
+    KiB, a k-tile in flight."""
+    bn = next(b for b in (72, 80, 88, 96, 144, 160, 176, 192) if m <= b)
+    stages = {64: 8 if bn <= 160 else 7, 128: 8 if bn <= 96 else 6 if bn <= 160 else 5}[bm]
     return {"BM": bm, "BN": bn, "BK": 64, "STAGES": stages, "IN_FLIGHT": 1}
 
 
@@ -255,6 +256,8 @@ def _h200_at_65_to_192_rows(m: int, n: int, k: int) -> tuple[str, dict] | None:
     if 129 <= m <= 192 and 2048 <= n <= 4096 and k <= 8192:
         return WGMMA, _two_token_tiles(m)
     if 65 <= m <= 112 and 2048 <= n <= 4096 and 2048 <= k <= 4096:
+        return WGMMA, _two_token_tiles(m)
+    if 65 <= m <= 112 and 1024 <= n <= 2047 and 1024 <= k <= 8192:
         return WGMMA, _two_token_tiles(m)
     if 129 <= m <= 192 and 4096 <= n <= 32768:
         return WGMMA, _one_token_tile(m, 64 if n <= 8192 else 128)
@@ -281,9 +284,26 @@ _H200_65_TO_192_ROWS = {
     (72, 3072, 4096): (WGMMA, _two_token_tiles(72)), (104, 4096, 2048): (WGMMA, _two_token_tiles(104)),
     (112, 4096, 4096): (WGMMA, _two_token_tiles(112)), (96, 4096, 4096): (WGMMA, _two_token_tiles(96)),
     (88, 2048, 4096): (WGMMA, _two_token_tiles(88)),
+    # checked on other weights (m65_112_two_tiles_check_h200.json): 1.12x against 0.74x, 0.85x
+    # against 0.66x, 0.90x against 0.73x
+    (68, 3072, 3072): (WGMMA, _two_token_tiles(68)), (84, 3584, 3584): (WGMMA, _two_token_tiles(84)),
+    (108, 4096, 3072): (WGMMA, _two_token_tiles(108)),
+    # 1024-2047 rows of W (m65_112_narrow_two_tiles_sweep_h200.json): 1.13x against 0.81x, 0.92x
+    # against 0.64x, 0.97x against 0.78x, 0.95x against 0.81x, 0.77x against 0.66x
+    (68, 1024, 4096): (WGMMA, _two_token_tiles(68)), (68, 1536, 1536): (WGMMA, _two_token_tiles(68)),
+    (84, 1792, 4096): (WGMMA, _two_token_tiles(84)), (110, 1024, 8192): (WGMMA, _two_token_tiles(110)),
+    (100, 1024, 1024): (WGMMA, _two_token_tiles(100)),
+    # one tile of 72-88 tokens where 96 ran before (m65_88_exact_token_tile_sweep_h200.json): 0.93x
+    # against 0.70x, 0.98x against 0.78x, 1.10x against 0.87x, 0.91x against 0.73x, 0.94x against
+    # 0.89x, 0.91x against 0.86x; 128-row tiles of W 1.01x against 0.98x, 0.95x both
+    (68, 6144, 4096): (WGMMA, _one_token_tile(68, 64)), (68, 8192, 8192): (WGMMA, _one_token_tile(68, 64)),
+    (68, 10240, 8192): (WGMMA, _one_token_tile(68, 64)), (76, 5120, 5120): (WGMMA, _one_token_tile(76, 64)),
+    (80, 6144, 4096): (WGMMA, _one_token_tile(80, 64)), (84, 5120, 5120): (WGMMA, _one_token_tile(84, 64)),
+    (68, 32000, 4096): (WGMMA, _one_token_tile(68, 128)), (84, 22016, 8192): (WGMMA, _one_token_tile(84, 128)),
     # m65_192_wide_tokens_sweep_h200.json: 0.94x against 0.66x, 0.98x against 0.76x, 1.22x against
     # 1.05x; 0.95x against 0.50x, 0.96x against 0.83x; 0.96x against 0.90x, 1.00x against 0.93x;
-    # 0.98x against 0.74x
+    # 0.98x against 0.74x (at 65-88 rows in a tile of 96; since, of 72: 72 x 4096 x 14336 1.04x
+    # against 0.96x, m65_112_llama_weights_sweep_h200.json)
     (136, 8192, 8192): (WGMMA, _one_token_tile(136, 64)),
     (152, 4096, 14336): (WGMMA, _one_token_tile(152, 64)), (168, 6144, 4096): (WGMMA, _one_token_tile(168, 64)),
     (136, 28672, 8192): (WGMMA, _one_token_tile(136, 128)), (184, 14336, 4096): (WGMMA, _one_token_tile(184, 128)),
@@ -294,7 +314,9 @@ _H200_65_TO_192_ROWS = {
     # m65_192_wide_tokens_check_h200.json, weights and rows they were not drawn from: 0.99x against
     # 0.73x, 0.92x against 0.71x, 1.07x against 0.89x; 1.30x against 0.94x, 0.89x against 0.57x,
     # 1.14x against 0.99x, 0.98x against 0.68x; 1.03x against 0.88x, 0.89x against 0.74x, 1.04x
-    # against 0.80x; 0.92x against 0.78x, 0.97x against 0.88x
+    # against 0.80x; 0.92x against 0.78x, 0.97x against 0.88x (at 80-88 rows in a tile of 96; since,
+    # of 80-88: 80 x 4096 x 11008 1.05x against 1.03x, 80 x 10240 x 8192 1.11x against 1.08x, 80 x
+    # 22016 x 8192 0.95x against 0.94x, m65_88_exact_token_tile_sweep_h200.json)
     (144, 5120, 5120): (WGMMA, _one_token_tile(144, 64)), (160, 7168, 4096): (WGMMA, _one_token_tile(160, 64)),
     (176, 4096, 11008): (WGMMA, _one_token_tile(176, 64)),
     (144, 10240, 8192): (WGMMA, _one_token_tile(144, 128)), (160, 22016, 8192): (WGMMA, _one_token_tile(160, 128)),
@@ -331,7 +353,7 @@ def test_the_h200_takes_one_token_tile_or_rung_06_with_deep_rings_at_65_to_192_r
 
 def test_every_one_token_tile_the_h200_takes_fits_its_ring_in_shared_memory_and_one_more_stage_would_not():
     spec = catalog.get(WGMMA)
-    for m in (65, 96, 129, 144, 145, 160, 161, 176, 177, 192):
+    for m in (65, 72, 73, 80, 81, 88, 89, 96, 129, 144, 145, 160, 161, 176, 177, 192):
         for bm in (64, 128):
             params = spec.resolve(_one_token_tile(m, bm))
             assert spec.valid(params) and m <= params["BN"] < m + 48
@@ -345,7 +367,9 @@ def test_every_one_token_tile_the_h200_takes_fits_its_ring_in_shared_memory_and_
     (112, 14336, 4096),   # clusters of 64 x 256: 0.95x against 0.96x from 104 rows
     (104, 4096, 8192),    # 97-128 rows: tiles of 128 tokens level or behind the rules there
     (112, 2048, 8192),    # past the two small tiles' K: they won at 112 rows there, lost at 88-96
-    (80, 3072, 2047), (80, 3072, 4097), (80, 2047, 4096),  # the two small tiles' K and N bounds
+    (80, 3072, 2047), (80, 3072, 4097),  # the two small tiles' K bounds on weights of 2048-4096 rows
+    (80, 1023, 4096), (80, 1536, 1023), (80, 1536, 8193),  # and their N and K bounds on narrower ones
+    (100, 1536, 8960),    # K past 8192: behind the rules before (0.84x against 0.85x)
     (64, 3072, 4096), (113, 3072, 4096),                    # and their rows'
     (120, 4096, 8192),    # decode/02's 64-row tiles (1.03x), below the K where 128 x 64 tiles won
     (120, 3072, 4096),    # the same (0.88x against 0.75x-0.80x)

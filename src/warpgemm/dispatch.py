@@ -198,9 +198,13 @@ H200_ONE_TOKEN_TILE = (((65, 96), 96, 8, 8), ((129, 144), 144, 8, 6), ((145, 160
 # H200: (rows, BN, the narrowest atom that holds half of them).
 H200_TWO_TOKEN_TILES = (((129, 144), 72), ((145, 160), 80), ((161, 176), 88), ((177, 192), 96))
 
-# The same at 65-112 rows of a weight of 2048-4096 rows with K of 2048-4096 (m64n40k16, m64n48k16
-# and m64n56k16 atoms).
+# The same at 65-112 rows of a weight of 1024-4096 rows (m64n40k16, m64n48k16 and m64n56k16 atoms).
 H200_TWO_SMALL_TOKEN_TILES = (((65, 80), 40), ((81, 96), 48), ((97, 112), 56))
+
+# decode/02 with every token in one tile at 65-88 rows of a wide weight on the H200, narrower than
+# H200_ONE_TOKEN_TILE's 96 where the tokens leave 9-31 rows of it empty: (rows, BN, the narrowest atom
+# that holds them).
+H200_EXACT_TOKEN_TILE = (((65, 72), 72), ((73, 80), 80), ((81, 88), 88))
 
 
 def _h200_one_token_tile(bn: int, bm: int, stages: int) -> dict[str, int]:
@@ -464,13 +468,49 @@ RULES: tuple[Rule, ...] = (
     # 4096 x 4096 0.88x against 0.86x. At K = 8192 it was ahead at 72, 104 and 112 rows but behind
     # at 88 and 96 (0.96x against 1.06x), and at N = 6144 behind everywhere (0.75x-0.76x against
     # 0.77x-0.95x), so those keep the rules below. Twelve stages were ahead of eight at 3072 x
-    # 4096 by 5-8%, behind at 2048 x 4096 and 4096 x 2048 by 1-4%. Not checked on other weights;
-    # at 113-128 rows two tiles of 64 were level or behind (m129_192_two_tiles_check_h200.json: 120
-    # x 2048 x 4096 0.97x against 1.11x).
+    # 4096 by 5-8%, behind at 2048 x 4096 and 4096 x 2048 by 1-4%. Checked at 68, 84, 100 and 108
+    # rows on six weights it was not drawn from (2048^2, 2560^2, 3072^2, 3584^2, 4096 x 3072, 2560 x
+    # 4096; m65_112_two_tiles_check_h200.json): ahead of the rules before at all 24, by 0.08x to
+    # 0.38x (68 x 3072 x 3072 1.12x against 0.74x, 84 x 3584 x 3584 0.85x against 0.66x, 108 x 4096
+    # x 3072 0.90x against 0.73x), 0.84x-1.12x cuBLAS. At 113-128 rows two tiles of 64 were level or
+    # behind (m129_192_two_tiles_check_h200.json: 120 x 2048 x 4096 0.97x against 1.11x).
     *(Rule("decode/02_swap_ab_wgmma", dt, capability=(90, 90), layouts=_LINEAR, m=m, n=(2048, 4096),
            k=(2048, 4096), params={"BM": 64, "BN": bn, "BK": 64, "STAGES": 8, "IN_FLIGHT": 1}, device=_H200,
            note="measured on an H200 by scripts/decode_sweep.py (docs/results/m65_112_two_tiles_sweep_h200.json)")
       for dt in ("bfloat16", "float16") for m, bn in H200_TWO_SMALL_TOKEN_TILES),
+    # The same two tiles of 40-56 tokens at 65-112 rows of a weight of 1024-2047 rows (the key and
+    # value projections of grouped-query attention; small models), with K of 1024-8192, where the
+    # H100's decode/02 rule below ran before (128-row tiles of W: 8-16 of them, the K split filling
+    # the wave). Swept at 68, 84, 100 and 110 rows on seven weights of 1024-1792 rows
+    # (docs/results/m65_112_narrow_two_tiles_sweep_h200.json, graph replays, cold weights, two
+    # placements, x cuBLAS, the rules before in the same rounds): ahead at all 24 shapes with K up to
+    # 8192, for example 68 x 1024 x 4096 1.13x against 0.81x, 68 x 1536 x 1536 0.92x against 0.64x,
+    # 84 x 1792 x 4096 0.97x against 0.78x, 110 x 1024 x 8192 0.95x against 0.81x, 100 x 1024 x 1024
+    # 0.77x against 0.66x. At 1536 x 8960 behind the rules before at 100-110 rows (0.84x-0.89x
+    # against 0.85x-0.91x), and one tile of 72-88 was ahead at 68-84 rows (0.92x-0.95x against
+    # 0.84x-0.85x), so K past 8192 keeps the rules below. N below 1024 and K below 1024 were not
+    # measured.
+    *(Rule("decode/02_swap_ab_wgmma", dt, capability=(90, 90), layouts=_LINEAR, m=m, n=(1024, 2047),
+           k=(1024, 8192), params={"BM": 64, "BN": bn, "BK": 64, "STAGES": 8, "IN_FLIGHT": 1}, device=_H200,
+           note="measured on an H200 by scripts/decode_sweep.py (docs/results/m65_112_narrow_two_tiles_*_h200.json)")
+      for dt in ("bfloat16", "float16") for m, bn in H200_TWO_SMALL_TOKEN_TILES),
+    # fp16 / bf16 with 65-88 rows of a weight of 4096-12287 or 16385-32768 rows in the Linear layout
+    # on the H200: the next rule's one tile of tokens, narrowed to the narrowest atom that holds them
+    # (72, 80 or 88 where it took 96). The same kernel with the same tiles of W, at the same bytes,
+    # ran slower the emptier its tile of 96 (72 x 8192 x 8192: 44.8 us at 72 rows, 38.7 us at 88,
+    # 37.8 us with a tile of 72). Swept at 68, 72, 76, 80, 84 and 88 rows on up to nine weights
+    # (docs/results/m65_88_exact_token_tile_sweep_h200.json, graph replays, cold weights, two
+    # placements, x cuBLAS, the rule below in the same rounds): ahead or level at every shape,
+    # most where the tile of 96 was emptiest: 68 x 6144 x 4096 0.93x against 0.70x, 68 x 8192 x
+    # 8192 0.98x against 0.78x, 68 x 10240 x 8192 1.10x against 0.87x, 76 x 5120 x 5120 0.91x
+    # against 0.73x, 80 x 6144 x 4096 0.94x against 0.89x, 84 x 5120 x 5120 0.91x against 0.86x,
+    # 68 x 32000 x 4096 (128-row tiles of W) 1.01x against 0.98x; level at 84 x 22016 x 8192
+    # (0.95x both). At 89-96 rows the tile of 96 is the narrowest.
+    *(Rule("decode/02_swap_ab_wgmma", dt, capability=(90, 90), layouts=_LINEAR, m=m, n=n, k=(0, 16383),
+           params=_h200_one_token_tile(bn, bm, 8), device=_H200,
+           note="measured on an H200 by scripts/decode_sweep.py (docs/results/m65_88_exact_token_tile_*_h200.json)")
+      for dt in ("bfloat16", "float16") for m, bn in H200_EXACT_TOKEN_TILE
+      for n, bm in (((4096, 12287), 64), ((16385, 32768), 128))),
     # fp16 / bf16 with 65-96 and 129-192 rows in the Linear layout on the H200: decode/02 with every
     # token in one tile, BN the narrowest wgmma atom that holds them (96 at 65-96 rows, 144, 160,
     # 176 or 192 at 129-192), so that each tile of W crosses from L2 into shared memory once (in
