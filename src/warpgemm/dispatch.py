@@ -488,8 +488,11 @@ RULES: tuple[Rule, ...] = (
     # 84 x 1792 x 4096 0.97x against 0.78x, 110 x 1024 x 8192 0.95x against 0.81x, 100 x 1024 x 1024
     # 0.77x against 0.66x. At 1536 x 8960 behind the rules before at 100-110 rows (0.84x-0.89x
     # against 0.85x-0.91x), and one tile of 72-88 was ahead at 68-84 rows (0.92x-0.95x against
-    # 0.84x-0.85x), so K past 8192 keeps the rules below. N below 1024 and K below 1024 were not
-    # measured.
+    # 0.84x-0.85x), so K past 8192 keeps the rules below. Checked at 66, 78, 94 and 106 rows on six
+    # weights it was not drawn from (1024 x 1536 to 1920 x 2048 and 1152 x 8192;
+    # m65_112_narrow_two_tiles_check_h200.json): ahead at all 24 by 0.11x-0.30x, 0.83x-1.17x cuBLAS
+    # (66 x 1024 x 3072 1.14x against 0.84x, 78 x 1920 x 2048 0.97x against 0.71x). N below 1024
+    # and K below 1024 were not measured.
     *(Rule("decode/02_swap_ab_wgmma", dt, capability=(90, 90), layouts=_LINEAR, m=m, n=(1024, 2047),
            k=(1024, 8192), params={"BM": 64, "BN": bn, "BK": 64, "STAGES": 8, "IN_FLIGHT": 1}, device=_H200,
            note="measured on an H200 by scripts/decode_sweep.py (docs/results/m65_112_narrow_two_tiles_*_h200.json)")
@@ -505,7 +508,11 @@ RULES: tuple[Rule, ...] = (
     # 8192 0.98x against 0.78x, 68 x 10240 x 8192 1.10x against 0.87x, 76 x 5120 x 5120 0.91x
     # against 0.73x, 80 x 6144 x 4096 0.94x against 0.89x, 84 x 5120 x 5120 0.91x against 0.86x,
     # 68 x 32000 x 4096 (128-row tiles of W) 1.01x against 0.98x; level at 84 x 22016 x 8192
-    # (0.95x both). At 89-96 rows the tile of 96 is the narrowest.
+    # (0.95x both). Checked at 66, 71, 74, 79, 82 and 87 rows on six weights it was not drawn from
+    # (4096 x 8192 to 28672 x 8192; m65_88_exact_token_tile_check_h200.json): ahead at 28 of 36 by
+    # 0.01x-0.25x, level (within 0.01x) at 8, never behind; 66 x 6144 x 6144 0.92x against 0.68x, 71
+    # x 7168 x 4096 0.98x against 0.78x, 66 x 4096 x 8192 1.05x against 0.86x. At 89-96 rows the
+    # tile of 96 is the narrowest.
     *(Rule("decode/02_swap_ab_wgmma", dt, capability=(90, 90), layouts=_LINEAR, m=m, n=n, k=(0, 16383),
            params=_h200_one_token_tile(bn, bm, 8), device=_H200,
            note="measured on an H200 by scripts/decode_sweep.py (docs/results/m65_88_exact_token_tile_*_h200.json)")
