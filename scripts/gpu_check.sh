@@ -7,7 +7,7 @@
 #                                       single_long_k single_long_k_rule llm_variants low_llm bn192_held
 #                                       cluster_tail cluster_tail_rule loop_rate loop_rate_ab igemm_ab bn176 clocks
 #                                       occupancy pack ncu stalls token_tiles two_small_tiles
-#                                       m65_112_rules
+#                                       m65_112_rules m33_56_rules
 #                                       (default: info tests ceiling bench)
 #   PYTEST_ARGS="-k sgemm" BENCH_ARGS="sgemm --suite square" scripts/gpu_check.sh tests bench
 #   SMOKE_TIMEOUT=45 HOPPER_PYTEST_ARGS="-n 8" SANITIZE=0 scripts/gpu_check.sh hopper
@@ -420,6 +420,23 @@ PY
           --json "$OUT/m65_112_narrow_two_tiles_check_m${m}_$gpu.json" --before m65_112_narrow \
           --cands BN=$bn,BM=64,BK=64,STAGES=8,IN_FLIGHT=1 > "$OUT/m65_112_narrow_m$m.log" 2>&1
         summary+=("m65_112 narrow M=$m: exit $?")
+      done ;;
+    m33_56_rules)
+      # The H200's rule at 33-56 rows: the tokens in one tile of 40, 48 or 56 rather than 64
+      # (docs/decode.md, "Tiles of tokens as narrow as the rows"): its GPU test, then a check on row
+      # counts and weights it was not drawn from, against cuBLAS, auto (the rule) and what auto chose
+      # before it, into m33_56_token_tile_check_m<M>_<gpu>.json.
+      gpu=$(gpu_tag)
+      timeout 120 python3 -m pytest -p no:cacheprovider -m gpu -n 8 -q tests/test_decode.py \
+        -k "narrow_token_tile_at_33" > "$OUT/m33_56_pytest.log" 2>&1
+      summary+=("m33_56_rules pytest: $(grep -aE '[0-9]+ (passed|failed)' "$OUT/m33_56_pytest.log" | tail -1)")
+      for spec in "34 40" "38 40" "43 48" "46 48" "50 56" "54 56"; do
+        set -- $spec; m=$1; bn=$2
+        timeout 100 python3 scripts/decode_sweep.py --kernel decode/02_swap_ab_wgmma --ms $m --rounds 9 \
+          --replicates 2 --nk 2048x2048 3072x3072 1536x4096 7168x4096 4096x11008 11008x4096 16384x4096 \
+          32000x4096 --json "$OUT/m33_56_token_tile_check_m${m}_$gpu.json" --before m33_56_token_tile \
+          --cands BN=$bn,BM=64,BK=128,STAGES=6,IN_FLIGHT=1 > "$OUT/m33_56_m$m.log" 2>&1
+        summary+=("m33_56 M=$m: exit $?")
       done ;;
     decode_m64_h200)
       # Rung 02 at 48 and 64 tokens on this GPU: 64- and 128-row tiles, a K split or not, and

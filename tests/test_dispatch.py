@@ -361,6 +361,36 @@ def test_every_one_token_tile_the_h200_takes_fits_its_ring_in_shared_memory_and_
             assert params["STAGES"] == 8 or not spec.valid(deeper)
 
 
+@pytest.mark.parametrize("m,bn", [(33, 40), (40, 40), (41, 48), (48, 48), (49, 56), (56, 56)])
+@pytest.mark.parametrize("n,k,bm", [(4096, 4096, 64), (6144, 4096, 64), (4096, 14336, 64), (1024, 2048, 64),
+                                    (12287, 16383, 64), (12288, 4096, 128), (28672, 2048, 128), (32768, 4096, 128)])
+def test_the_h200_holds_33_to_56_tokens_in_the_narrowest_tile_of_40_48_or_56(m, bn, n, k, bm):
+    # m33_56_token_tile_sweep_h200.json: 36 x 6144 x 4096 1.01x against 0.82x in a tile of 64,
+    # 44 x 5120 x 5120 0.90x against 0.78x, 36 x 12288 x 4096 0.965x against 0.907x
+    for dtype in ("bfloat16", "float16"):
+        rule = dispatch.choose(90, dtype, m, n, k, layouts=("row", "col"), device="NVIDIA H200")
+        assert rule.kernel == WGMMA and rule.device == "H200"
+        assert rule.params == {"BM": bm, "BK": 128, "STAGES": 6 if bm == 64 else 4, "IN_FLIGHT": 1, "BN": bn}
+    spec = catalog.get(WGMMA)
+    assert spec.valid(spec.resolve(rule.params))
+
+
+@pytest.mark.parametrize("m,n,k,layouts,device", [
+    (57, 4096, 4096, ("row", "col"), "NVIDIA H200"),     # 57-64 rows: the tile of 64 is the narrowest
+    (32, 4096, 4096, ("row", "col"), "NVIDIA H200"),     # 17-32 rows: tiles of 32
+    (40, 1023, 4096, ("row", "col"), "NVIDIA H200"),     # narrower weights than measured
+    (40, 4096, 2047, ("row", "col"), "NVIDIA H200"),     # shorter K than measured
+    (40, 12288, 2047, ("row", "col"), "NVIDIA H200"),
+    (40, 12287, 16384, ("row", "col"), "NVIDIA H200"),   # longer K than measured
+    (40, 12288, 4097, ("row", "col"), "NVIDIA H200"),    # the wide weights' rule (clusters) keeps 64
+    (40, 40000, 4096, ("row", "col"), "NVIDIA H200"),    # wider than measured
+    (40, 4096, 4096, ("row", "row"), "NVIDIA H200"),     # the row-major B: not measured
+    (40, 4096, 4096, ("row", "col"), "NVIDIA H100 80GB HBM3")])  # the H100: not measured
+def test_33_to_56_tokens_keep_the_tile_of_64_outside_the_h200s_buckets_measured(m, n, k, layouts, device):
+    rule = dispatch.choose(90, "bfloat16", m, n, k, layouts=layouts, device=device)
+    assert rule.params.get("BN", 64 if m > 32 else 32) in (32, 64) or rule.kernel != WGMMA
+
+
 @pytest.mark.parametrize("m,n,k", [
     (184, 1024, 4096),    # narrower than measured
     (136, 2047, 4096),

@@ -206,6 +206,9 @@ H200_TWO_SMALL_TOKEN_TILES = (((65, 80), 40), ((81, 96), 48), ((97, 112), 56))
 # that holds them).
 H200_EXACT_TOKEN_TILE = (((65, 72), 72), ((73, 80), 80), ((81, 88), 88))
 
+# The same at 33-56 rows, narrower than decode/02's default tile of 64 tokens: (rows, BN).
+H200_NARROW_TOKEN_TILE = (((33, 40), 40), ((41, 48), 48), ((49, 56), 56))
+
 
 def _h200_one_token_tile(bn: int, bm: int, stages: int) -> dict[str, int]:
     """decode/02's parameters for tiles of ``bm`` rows of W by ``bn`` tokens, a k-tile of 64 and a
@@ -286,6 +289,24 @@ RULES: tuple[Rule, ...] = (
       for shape, p in ((pairs_of_w_tiles_fill_their_waves,
                         {"BM": 128, "BK": 128, "STAGES": 4, "IN_FLIGHT": 1, "CLUSTER": 2, "STAGGER": 8}),
                        (None, {"BM": 128, "BK": 128, "STAGES": 4, "IN_FLIGHT": 1}))),
+    # fp16 / bf16 with 33-56 rows in the Linear layout on the H200: the next rule's tiles of W with
+    # the tokens in the narrowest tile that holds them (40, 48 or 56) rather than the default 64,
+    # whose 8-31 empty rows slowed the kernel as at 65-88 rows (36 x 6144 x 4096: 21.1 us in a tile
+    # of 64, 17.1 us in one of 40). Swept at 36, 40, 44, 48, 52 and 56 rows on nine weights
+    # (docs/results/m33_56_token_tile_sweep_h200.json, graph replays, cold weights, two placements,
+    # x cuBLAS, the next rule in the same rounds): ahead or level at every shape, most at 33-44
+    # rows: 36 x 6144 x 4096 1.01x against 0.82x, 36 x 8192 x 8192 1.00x against 0.83x, 36 x 5120 x
+    # 5120 0.91x against 0.74x, 40 x 4096 x 4096 1.11x against 1.03x, 44 x 5120 x 5120 0.90x
+    # against 0.78x, 36 x 12288 x 4096 (128-row tiles of W) 0.965x against 0.907x; at 48-56 rows
+    # from 0.001x behind (52 x 12288 x 4096) to 0.056x ahead (48 x 1024 x 4096). Seven stages were
+    # level with six. The row-major B and the clusters of the rule above (K past 4096 at N from
+    # 12288) were not measured and keep the tile of 64; nor were N below 1024 or K below 2048.
+    *(Rule("decode/02_swap_ab_wgmma", dt, capability=(90, 90), layouts=_LINEAR, m=m, n=n, k=k,
+           params={**p, "BN": bn}, device=_H200,
+           note="measured on an H200 by scripts/decode_sweep.py (docs/results/m33_56_token_tile_*_h200.json)")
+      for dt in ("bfloat16", "float16") for m, bn in H200_NARROW_TOKEN_TILE
+      for n, k, p in (((12288, 32768), (2048, 4096), {"BM": 128, "BK": 128, "STAGES": 4, "IN_FLIGHT": 1}),
+                      ((1024, 12287), (2048, 16383), {"BM": 64, "BK": 128, "STAGES": 6, "IN_FLIGHT": 1}))),
     *(Rule("decode/02_swap_ab_wgmma", dt, capability=(90, 90), layouts=_EITHER_B, m=(17, 64), n=n, k=k, params=p,
            device=_H200, note="measured on an H200 by scripts/decode_sweep.py")
       for dt in ("bfloat16", "float16")
