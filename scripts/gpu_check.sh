@@ -28,6 +28,25 @@ summary=()
 # The GPU's short name for results files: h100, h200.
 gpu_tag() { nvidia-smi --query-gpu=name --format=csv,noheader | head -1 | grep -oE 'H[0-9]+' | tr 'A-Z' 'a-z'; }
 
+# A decode rule's check on the H200 (steps two_small_tiles, m65_112_rules, m33_56_rules): its GPU
+# tests (pytest -k PYTEST_K in tests/test_decode.py), then decode/02 at each "M BN" of SPECS (comma
+# separated) on the weights NK... against cuBLAS, auto (the rules) and what auto chose before the
+# rules whose note names BEFORE (decode_sweep.py --before), with BN and the tiles of W in CAND as a
+# candidate, into NAME_m<M>_<gpu>.json.
+rule_check() {  # NAME PYTEST_K BEFORE CAND SPECS NK...
+  local name=$1 pytest_k=$2 before=$3 cand=$4 specs=$5 gpu m bn; shift 5
+  gpu=$(gpu_tag)
+  timeout 150 python3 -m pytest -p no:cacheprovider -m gpu -n 8 -q tests/test_decode.py \
+    -k "$pytest_k" > "$OUT/${name}_pytest.log" 2>&1
+  summary+=("$name pytest: $(grep -aE '[0-9]+ (passed|failed)' "$OUT/${name}_pytest.log" | tail -1)")
+  while read -r m bn; do
+    timeout 100 python3 scripts/decode_sweep.py --kernel decode/02_swap_ab_wgmma --ms "$m" --rounds 9 \
+      --replicates 2 --nk "$@" --json "$OUT/${name}_m${m}_$gpu.json" --before "$before" \
+      --cands "BN=$bn,$cand" > "$OUT/${name}_m$m.log" 2>&1
+    summary+=("$name M=$m: exit $?")
+  done < <(tr ',' '\n' <<< "$specs")
+}
+
 # The A/B steps (igemm_ab, loop_rate_ab): where `before` (the tree in BEFORE) or `this` tree is
 # imported from and compiles into (a kernel cache of its own each), as pp and cache.
 tree_env() {  # TREE
@@ -379,65 +398,25 @@ PY
       done ;;
     two_small_tiles)
       # The H200's rule for 65-112 rows of weights of 2048-4096 rows (two tiles of 40-56 tokens;
-      # docs/decode.md, "The H200 at 65-112 rows of a narrow weight"): its GPU test, then a check on
-      # row counts and weights it was not drawn from, against cuBLAS, auto (the rule, on an H200)
-      # and what auto chose before it (decode_sweep.py --before), into
-      # decode_two_small_tiles_check_m<M>_<gpu>.json.
-      gpu=$(gpu_tag)
-      timeout 120 python3 -m pytest -p no:cacheprovider -m gpu -n 8 -q tests/test_decode.py \
-        -k "two_token_tiles_at_65_to_112" > "$OUT/two_small_tiles_pytest.log" 2>&1
-      summary+=("two_small_tiles pytest: $(grep -aE '[0-9]+ (passed|failed)' "$OUT/two_small_tiles_pytest.log" | tail -1)")
-      for spec in "68 40" "84 48" "100 56" "108 56"; do
-        set -- $spec; m=$1; two=$2
-        timeout 120 python3 scripts/decode_sweep.py --kernel decode/02_swap_ab_wgmma --ms $m --rounds 11 \
-          --replicates 2 --nk 2048x2048 2560x2560 3072x3072 3584x3584 4096x3072 2560x4096 \
-          --json "$OUT/decode_two_small_tiles_check_m${m}_$gpu.json" --before m65_112_two_tiles \
-          --cands BN=$two,BM=64,BK=64,STAGES=8,IN_FLIGHT=1 > "$OUT/two_small_tiles_m$m.log" 2>&1
-        summary+=("two_small_tiles M=$m: exit $?"); grep -E '^M=' "$OUT/two_small_tiles_m$m.log" | cut -c1-150
-      done ;;
+      # docs/decode.md, "Beyond 64 tokens").
+      rule_check decode_two_small_tiles_check two_token_tiles_at_65_to_112 m65_112_two_tiles \
+        BM=64,BK=64,STAGES=8,IN_FLIGHT=1 "68 40,84 48,100 56,108 56" \
+        2048x2048 2560x2560 3072x3072 3584x3584 4096x3072 2560x4096 ;;
     m65_112_rules)
       # The H200's rules at 65-112 rows: one tile of 72, 80 or 88 tokens on wide weights, and two
-      # tiles of 40-56 on weights of 1024-2047 rows (docs/decode.md, "Beyond 64 tokens"): their GPU
-      # tests, then a check on row counts and weights they were not drawn from, against cuBLAS,
-      # auto (the rules) and what auto chose before them, into m65_88_exact_token_tile_check_m<M>_<gpu>.json
-      # and m65_112_narrow_two_tiles_check_m<M>_<gpu>.json.
-      gpu=$(gpu_tag)
-      timeout 150 python3 -m pytest -p no:cacheprovider -m gpu -n 8 -q tests/test_decode.py \
-        -k "one_token_tile_at_65 or two_token_tiles_at_65" > "$OUT/m65_112_pytest.log" 2>&1
-      summary+=("m65_112_rules pytest: $(grep -aE '[0-9]+ (passed|failed)' "$OUT/m65_112_pytest.log" | tail -1)")
-      for spec in "66 72" "71 72" "74 80" "79 80" "82 88" "87 88"; do
-        set -- $spec; m=$1; bn=$2
-        timeout 100 python3 scripts/decode_sweep.py --kernel decode/02_swap_ab_wgmma --ms $m --rounds 9 \
-          --replicates 2 --nk 7168x4096 4096x8192 11008x4096 6144x6144 28672x8192 20480x5120 \
-          --json "$OUT/m65_88_exact_token_tile_check_m${m}_$gpu.json" --before m65_88_exact \
-          --cands BN=$bn,BM=64,BK=64,STAGES=8,IN_FLIGHT=1 > "$OUT/m65_88_m$m.log" 2>&1
-        summary+=("m65_88 exact M=$m: exit $?")
-      done
-      for spec in "66 40" "78 40" "94 48" "106 56"; do
-        set -- $spec; m=$1; bn=$2
-        timeout 100 python3 scripts/decode_sweep.py --kernel decode/02_swap_ab_wgmma --ms $m --rounds 9 \
-          --replicates 2 --nk 1280x5120 1536x4096 1024x3072 1920x2048 1152x8192 1024x1536 \
-          --json "$OUT/m65_112_narrow_two_tiles_check_m${m}_$gpu.json" --before m65_112_narrow \
-          --cands BN=$bn,BM=64,BK=64,STAGES=8,IN_FLIGHT=1 > "$OUT/m65_112_narrow_m$m.log" 2>&1
-        summary+=("m65_112 narrow M=$m: exit $?")
-      done ;;
+      # tiles of 40-56 on weights of 1024-2047 rows (docs/decode.md, "Beyond 64 tokens").
+      rule_check m65_88_exact_token_tile_check "one_token_tile_at_65 or two_token_tiles_at_65" m65_88_exact \
+        BM=64,BK=64,STAGES=8,IN_FLIGHT=1 "66 72,71 72,74 80,79 80,82 88,87 88" \
+        7168x4096 4096x8192 11008x4096 6144x6144 28672x8192 20480x5120
+      rule_check m65_112_narrow_two_tiles_check two_token_tiles_at_65 m65_112_narrow \
+        BM=64,BK=64,STAGES=8,IN_FLIGHT=1 "66 40,78 40,94 48,106 56" \
+        1280x5120 1536x4096 1024x3072 1920x2048 1152x8192 1024x1536 ;;
     m33_56_rules)
       # The H200's rule at 33-56 rows: the tokens in one tile of 40, 48 or 56 rather than 64
-      # (docs/decode.md, "Tiles of tokens as narrow as the rows"): its GPU test, then a check on row
-      # counts and weights it was not drawn from, against cuBLAS, auto (the rule) and what auto chose
-      # before it, into m33_56_token_tile_check_m<M>_<gpu>.json.
-      gpu=$(gpu_tag)
-      timeout 120 python3 -m pytest -p no:cacheprovider -m gpu -n 8 -q tests/test_decode.py \
-        -k "narrow_token_tile_at_33" > "$OUT/m33_56_pytest.log" 2>&1
-      summary+=("m33_56_rules pytest: $(grep -aE '[0-9]+ (passed|failed)' "$OUT/m33_56_pytest.log" | tail -1)")
-      for spec in "34 40" "38 40" "43 48" "46 48" "50 56" "54 56"; do
-        set -- $spec; m=$1; bn=$2
-        timeout 100 python3 scripts/decode_sweep.py --kernel decode/02_swap_ab_wgmma --ms $m --rounds 9 \
-          --replicates 2 --nk 2048x2048 3072x3072 1536x4096 7168x4096 4096x11008 11008x4096 16384x4096 \
-          32000x4096 --json "$OUT/m33_56_token_tile_check_m${m}_$gpu.json" --before m33_56_token_tile \
-          --cands BN=$bn,BM=64,BK=128,STAGES=6,IN_FLIGHT=1 > "$OUT/m33_56_m$m.log" 2>&1
-        summary+=("m33_56 M=$m: exit $?")
-      done ;;
+      # (docs/decode.md, "The H200 at 33-56 rows").
+      rule_check m33_56_token_tile_check narrow_token_tile_at_33 m33_56_token_tile \
+        BM=64,BK=128,STAGES=6,IN_FLIGHT=1 "34 40,38 40,43 48,46 48,50 56,54 56" \
+        2048x2048 3072x3072 1536x4096 7168x4096 4096x11008 11008x4096 16384x4096 32000x4096 ;;
     decode_m64_h200)
       # Rung 02 at 48 and 64 tokens on this GPU: 64- and 128-row tiles, a K split or not, and
       # clusters of two sharing the tokens. On an H200 the rules ran 64 x 4096 x 4096 at 0.89x

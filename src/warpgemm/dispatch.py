@@ -299,8 +299,11 @@ RULES: tuple[Rule, ...] = (
     # 5120 0.91x against 0.74x, 40 x 4096 x 4096 1.11x against 1.03x, 44 x 5120 x 5120 0.90x
     # against 0.78x, 36 x 12288 x 4096 (128-row tiles of W) 0.965x against 0.907x; at 48-56 rows
     # from 0.001x behind (52 x 12288 x 4096) to 0.056x ahead (48 x 1024 x 4096). Seven stages were
-    # level with six. The row-major B and the clusters of the rule above (K past 4096 at N from
-    # 12288) were not measured and keep the tile of 64; nor were N below 1024 or K below 2048.
+    # level with six. Checked at 34, 38, 43, 46, 50 and 54 rows on eight weights it was not drawn
+    # from (2048 x 2048 to 32000 x 4096; m33_56_token_tile_check_h200.json): ahead at 42 of 48 by
+    # 0.01x-0.19x, level at six, never behind (34 x 7168 x 4096 1.01x against 0.82x, 38 x 11008 x
+    # 4096 0.96x against 0.85x). The row-major B and the clusters of the rule above (K past 4096 at
+    # N from 12288) were not measured and keep the tile of 64; nor were N below 1024 or K below 2048.
     *(Rule("decode/02_swap_ab_wgmma", dt, capability=(90, 90), layouts=_LINEAR, m=m, n=n, k=k,
            params={**p, "BN": bn}, device=_H200,
            note="measured on an H200 by scripts/decode_sweep.py (docs/results/m33_56_token_tile_*_h200.json)")
