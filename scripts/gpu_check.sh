@@ -7,7 +7,7 @@
 #                                       single_long_k single_long_k_rule llm_variants low_llm bn192_held
 #                                       cluster_tail cluster_tail_rule loop_rate loop_rate_ab igemm_ab bn176 clocks
 #                                       occupancy pack ncu stalls token_tiles two_small_tiles
-#                                       m65_112_rules m33_56_rules
+#                                       m65_112_rules m33_56_rules m65_112_k_gap
 #                                       (default: info tests ceiling bench)
 #   PYTEST_ARGS="-k sgemm" BENCH_ARGS="sgemm --suite square" scripts/gpu_check.sh tests bench
 #   SMOKE_TIMEOUT=45 HOPPER_PYTEST_ARGS="-n 8" SANITIZE=0 scripts/gpu_check.sh hopper
@@ -417,6 +417,15 @@ PY
       rule_check m33_56_token_tile_check narrow_token_tile_at_33 m33_56_token_tile \
         BM=64,BK=128,STAGES=6,IN_FLIGHT=1 "34 40,38 40,43 48,46 48,50 56,54 56" \
         2048x2048 3072x3072 1536x4096 7168x4096 4096x11008 11008x4096 16384x4096 32000x4096 ;;
+    m65_112_k_gap)
+      # The H200's rules for the gaps at 65-112 rows of weights of 2048-4096 rows (K of 1024-2047;
+      # K past 4096; docs/decode.md, "Beyond 64 tokens").
+      rule_check m65_112_k_gap_two_tiles_check two_token_tiles_at_65 m65_112_k_gap \
+        BM=64,BK=64,STAGES=8,IN_FLIGHT=1 "68 40,92 48,108 56" 2560x1024 3584x1536 2048x1536 4096x1280 3072x1024
+      rule_check m65_112_k_gap_rows97_check two_token_tiles_at_65 m65_112_k_gap \
+        BM=64,BK=64,STAGES=8,IN_FLIGHT=1 "100 56,110 56" 2560x6144 3584x5120 2048x7168 4096x6144
+      rule_check m65_112_k_gap_one_tile_check one_token_tile_at_65 m65_112_k_gap \
+        BM=64,BK=64,STAGES=8,IN_FLIGHT=1 "70 72,84 88" 2304x8192 2816x11008 3840x6144 2048x12288 3072x5120 ;;
     decode_m64_h200)
       # Rung 02 at 48 and 64 tokens on this GPU: 64- and 128-row tiles, a K split or not, and
       # clusters of two sharing the tokens. On an H200 the rules ran 64 x 4096 x 4096 at 0.89x

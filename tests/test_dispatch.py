@@ -259,6 +259,12 @@ def _h200_at_65_to_192_rows(m: int, n: int, k: int) -> tuple[str, dict] | None:
         return WGMMA, _two_token_tiles(m)
     if 65 <= m <= 112 and 1024 <= n <= 2047 and 1024 <= k <= 8192:
         return WGMMA, _two_token_tiles(m)
+    if 65 <= m <= 112 and 2048 <= n <= 4096 and 1024 <= k <= 2047:  # the gaps the two left
+        return WGMMA, _two_token_tiles(m)
+    if 97 <= m <= 112 and 2048 <= n <= 4096 and 4097 <= k <= 8192:
+        return WGMMA, _two_token_tiles(m)
+    if 65 <= m <= 88 and 2048 <= n <= 4095 and 4097 <= k <= 16383:
+        return WGMMA, _one_token_tile(m, 64)
     if 129 <= m <= 192 and 4096 <= n <= 32768:
         return WGMMA, _one_token_tile(m, 64 if n <= 8192 else 128)
     if 65 <= m <= 96 and (4096 <= n <= 12287 or 16385 <= n <= 32768):
@@ -300,6 +306,13 @@ _H200_65_TO_192_ROWS = {
     (68, 10240, 8192): (WGMMA, _one_token_tile(68, 64)), (76, 5120, 5120): (WGMMA, _one_token_tile(76, 64)),
     (80, 6144, 4096): (WGMMA, _one_token_tile(80, 64)), (84, 5120, 5120): (WGMMA, _one_token_tile(84, 64)),
     (68, 32000, 4096): (WGMMA, _one_token_tile(68, 128)), (84, 22016, 8192): (WGMMA, _one_token_tile(84, 128)),
+    # the gaps at 65-112 rows of weights of 2048-4096 rows (m65_112_k_gap_sweep_h200.json): two
+    # tiles 1.02x against 0.61x, 0.86x against 0.62x, 0.98x against 0.65x, 0.92x against 0.85x; one
+    # tile 0.97x against 0.61x, 1.01x against 0.70x, 1.00x against 0.84x
+    (72, 3072, 1536): (WGMMA, _two_token_tiles(72)), (88, 2048, 1024): (WGMMA, _two_token_tiles(88)),
+    (104, 3072, 1536): (WGMMA, _two_token_tiles(104)), (104, 3072, 8192): (WGMMA, _two_token_tiles(104)),
+    (72, 3072, 8192): (WGMMA, _one_token_tile(72, 64)), (72, 3584, 14336): (WGMMA, _one_token_tile(72, 64)),
+    (88, 2560, 10240): (WGMMA, _one_token_tile(88, 64)),
     # m65_192_wide_tokens_sweep_h200.json: 0.94x against 0.66x, 0.98x against 0.76x, 1.22x against
     # 1.05x; 0.95x against 0.50x, 0.96x against 0.83x; 0.96x against 0.90x, 1.00x against 0.93x;
     # 0.98x against 0.74x (at 65-88 rows in a tile of 96; since, of 72: 72 x 4096 x 14336 1.04x
@@ -395,11 +408,13 @@ def test_33_to_56_tokens_keep_the_tile_of_64_outside_the_h200s_buckets_measured(
     (184, 1024, 4096),    # narrower than measured
     (136, 2047, 4096),
     (112, 14336, 4096),   # clusters of 64 x 256: 0.95x against 0.96x from 104 rows
-    (104, 4096, 8192),    # 97-128 rows: tiles of 128 tokens level or behind the rules there
-    (112, 2048, 8192),    # past the two small tiles' K: they won at 112 rows there, lost at 88-96
-    (80, 3072, 2047), (80, 3072, 4097),  # the two small tiles' K bounds on weights of 2048-4096 rows
+    (104, 4096, 10240),   # 97-112 rows past the two tiles' K: not measured on 64-row tiles
+    (80, 3072, 1023), (92, 2048, 4097),  # the two small tiles' K bounds on weights of 2048-4096 rows
     (80, 1023, 4096), (80, 1536, 1023), (80, 1536, 8193),  # and their N and K bounds on narrower ones
     (100, 1536, 8960),    # K past 8192: behind the rules before (0.84x against 0.85x)
+    (104, 2560, 10240),   # 97-112 rows, K past 8192: the H100's tiles of W ahead (0.91x against 0.81x)
+    (92, 3072, 8192),     # 89-96 rows, K past 4096, N below 4096: not measured
+    (72, 3072, 1023),     # K below the gaps'
     (64, 3072, 4096), (113, 3072, 4096),                    # and their rows'
     (120, 4096, 8192),    # decode/02's 64-row tiles (1.03x), below the K where 128 x 64 tiles won
     (120, 3072, 4096),    # the same (0.88x against 0.75x-0.80x)

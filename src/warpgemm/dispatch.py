@@ -521,6 +521,26 @@ RULES: tuple[Rule, ...] = (
            k=(1024, 8192), params={"BM": 64, "BN": bn, "BK": 64, "STAGES": 8, "IN_FLIGHT": 1}, device=_H200,
            note="measured on an H200 by scripts/decode_sweep.py (docs/results/m65_112_narrow_two_tiles_*_h200.json)")
       for dt in ("bfloat16", "float16") for m, bn in H200_TWO_SMALL_TOKEN_TILES),
+    # The gaps the two rules above left at 65-112 rows of weights of 2048-4096 rows, where the H100's
+    # decode/02 rule ran (two tiles of 64 tokens on 128-row tiles of W): K of 1024-2047 at 65-112
+    # rows and K of 4097-8192 at 97-112 take the two tiles of 40-56; K of 4097-16383 at 65-88 rows
+    # (N to 4095) one tile of 72-88 (the next rule's choice from N = 4096). Swept at 72, 88 and 104
+    # rows on seven weights (docs/results/m65_112_k_gap_sweep_h200.json, graph replays, cold
+    # weights, two placements, x cuBLAS, the rules before in the same rounds): two tiles at 72 x
+    # 3072 x 1536 1.02x against 0.61x, 88 x 2048 x 1024 0.86x against 0.62x, 104 x 3072 x 1536 0.98x
+    # against 0.65x, 104 x 3072 x 8192 0.92x against 0.85x; one tile at 72 x 3072 x 8192 0.97x against
+    # 0.61x, 72 x 3584 x 14336 1.01x against 0.70x, 88 x 2560 x 10240 1.00x against 0.84x. At 104
+    # rows with K of 10240-14336 the two tiles of 56 on the H100's 128-row tiles of W ran 0.93x and
+    # 0.89x, against 0.81x and 0.84x on 64-row tiles and 0.91x and 0.85x for the rule below, which
+    # keeps them. At 89-96 rows with K past 4096 (N to 4095) nothing was measured.
+    *(Rule("decode/02_swap_ab_wgmma", dt, capability=(90, 90), layouts=_LINEAR, m=m, n=n, k=k,
+           params={"BM": 64, "BN": bn, "BK": 64, "STAGES": 8, "IN_FLIGHT": 1}, device=_H200,
+           note="measured on an H200 by scripts/decode_sweep.py (docs/results/m65_112_k_gap_*_h200.json)")
+      for dt in ("bfloat16", "float16")
+      for rows, bn, n, k in (*((m, bn, (2048, 4096), (1024, 2047)) for m, bn in H200_TWO_SMALL_TOKEN_TILES),
+                             ((97, 112), 56, (2048, 4096), (4097, 8192)),
+                             *((m, bn, (2048, 4095), (4097, 16383)) for m, bn in H200_EXACT_TOKEN_TILE))
+      for m in (rows,)),
     # fp16 / bf16 with 65-88 rows of a weight of 4096-12287 or 16385-32768 rows in the Linear layout
     # on the H200: the next rule's one tile of tokens, narrowed to the narrowest atom that holds them
     # (72, 80 or 88 where it took 96). The same kernel with the same tiles of W, at the same bytes,
