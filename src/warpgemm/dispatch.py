@@ -532,7 +532,13 @@ RULES: tuple[Rule, ...] = (
     # 0.61x, 72 x 3584 x 14336 1.01x against 0.70x, 88 x 2560 x 10240 1.00x against 0.84x. At 104
     # rows with K of 10240-14336 the two tiles of 56 on the H100's 128-row tiles of W ran 0.93x and
     # 0.89x, against 0.81x and 0.84x on 64-row tiles and 0.91x and 0.85x for the rule below, which
-    # keeps them. At 89-96 rows with K past 4096 (N to 4095) nothing was measured.
+    # keeps them. At 89-96 rows with K past 4096 (N to 4095) nothing was measured. Checked on
+    # weights and rows they were not drawn from (m65_112_k_gap_check_h200.json): two tiles at K of
+    # 1024-1536 ahead at all 15 by 0.19x-0.52x (68 x 2560 x 1024 1.14x against 0.63x, 108 x 4096 x
+    # 1280 0.98x against 0.63x); at 97-112 rows with K of 5120-7168 ahead at six of eight by
+    # 0.06x-0.10x, level at 100 x 2560 x 6144, 0.007x behind at 110 x 2560 x 6144 (0.829x against
+    # 0.835x); one tile at K of 5120-12288 ahead at all 10 by 0.14x-0.30x (70 x 3840 x 6144 1.07x
+    # against 0.77x).
     *(Rule("decode/02_swap_ab_wgmma", dt, capability=(90, 90), layouts=_LINEAR, m=m, n=n, k=k,
            params={"BM": 64, "BN": bn, "BK": 64, "STAGES": 8, "IN_FLIGHT": 1}, device=_H200,
            note="measured on an H200 by scripts/decode_sweep.py (docs/results/m65_112_k_gap_*_h200.json)")
