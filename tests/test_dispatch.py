@@ -747,3 +747,21 @@ def test_65_to_192_rows_take_the_swapped_decode_kernel_with_128_row_tiles_on_an_
 def test_wider_weights_at_65_to_128_rows_and_193_rows_on_keep_the_hopper_ladders_tiles(m, n, k):
     rule = dispatch.choose(90, "bfloat16", m, n, k, layouts=("row", "col"), device="NVIDIA H100 80GB HBM3")
     assert rule.kernel == "hopper/06_tma_store_epilogue"
+
+
+def test_every_h200_token_tile_is_the_narrowest_atom_for_the_rows_it_serves():
+    # Empty rows in a tile of tokens cost time beyond their bytes (docs/decode.md, "The H200 at
+    # 33-56 rows"): where an H200 rule names decode/02's BN, the rows fill their tiles as tightly
+    # as the atoms allow: BN is the narrowest atom that holds them in that many tiles.
+    widths = catalog.decode.TOKEN_TILES
+    named = 0
+    for m in range(33, 193):
+        for n in (1024, 2048, 3072, 4096, 6144, 8192, 14336, 28672):
+            for k in (1024, 2048, 4096, 8192, 14336):
+                rule = dispatch.choose(90, "bfloat16", m, n, k, layouts=("row", "col"), device="NVIDIA H200")
+                if rule.kernel != WGMMA or "BN" not in rule.params:
+                    continue
+                bn, tiles = rule.params["BN"], -(-m // rule.params["BN"])
+                assert bn == min(b for b in widths if tiles * b >= m), (m, n, k, bn)
+                named += 1
+    assert named > 2000  # most of 33-192 rows on these weights
