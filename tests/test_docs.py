@@ -61,3 +61,29 @@ def test_package_ships_its_license_and_type_marker():
     assert (ROOT / "src" / "warpgemm" / "py.typed").exists()
     pyproject = (ROOT / "pyproject.toml").read_text()
     assert 'license-files = ["LICENSE"]' in pyproject and '"py.typed"' in pyproject
+
+
+def _h200_cell(m: int, n: int, k: int) -> str:
+    """What decode.md's map of the H200 at 33-192 rows says ``dispatch.choose`` runs."""
+    from warpgemm import dispatch
+
+    rule = dispatch.choose(90, "bfloat16", m, n, k, layouts=("row", "col"), device="NVIDIA H200")
+    p = rule.params
+    cluster = ", c2" if p.get("CLUSTER") == 2 else ""
+    if rule.kernel == "decode/02_swap_ab_wgmma":
+        bn = p.get("BN", 32 if m <= 32 else 64)
+        return f"02: {-(-m // bn)} x {bn}, W {p['BM']}{cluster}"
+    assert rule.kernel == "hopper/06_tma_store_epilogue"
+    return f"06: {p.get('BM', 128)} x {p.get('BN', 128)}{cluster}"
+
+
+def test_decode_pages_map_of_the_h200_at_33_to_192_rows_is_what_dispatch_chooses():
+    text = (ROOT / "docs" / "decode.md").read_text()
+    header = re.search(r"^\| rows \|((?: \d+ x \d+ \|)+)$", text, re.M)
+    assert header, "decode.md: the table of what the H200 runs at 33-192 rows"
+    weights = [tuple(int(v) for v in w.split(" x ")) for w in re.findall(r"\d+ x \d+", header.group(1))]
+    rows = re.findall(r"^\| \d+-\d+ \((\d+)\) \|(.*)\|$", text[header.end():], re.M)
+    assert len(rows) == 7 and len(weights) == 7
+    for m, cells in rows:
+        written = [c.strip() for c in cells.split("|")]
+        assert written == [_h200_cell(int(m), n, k) for n, k in weights], f"{m} rows"
