@@ -7,7 +7,7 @@
 #                                       single_long_k single_long_k_rule llm_variants low_llm bn192_held
 #                                       cluster_tail cluster_tail_rule loop_rate loop_rate_ab igemm_ab bn176 clocks
 #                                       occupancy pack ncu stalls token_tiles two_small_tiles
-#                                       m65_112_rules m33_56_rules m65_112_k_gap
+#                                       m65_112_rules m33_56_rules m65_112_k_gap h200_gaps
 #                                       (default: info tests ceiling bench)
 #   PYTEST_ARGS="-k sgemm" BENCH_ARGS="sgemm --suite square" scripts/gpu_check.sh tests bench
 #   SMOKE_TIMEOUT=45 HOPPER_PYTEST_ARGS="-n 8" SANITIZE=0 scripts/gpu_check.sh hopper
@@ -426,6 +426,33 @@ PY
         BM=64,BK=64,STAGES=8,IN_FLIGHT=1 "100 56,110 56" 2560x6144 3584x5120 2048x7168 4096x6144
       rule_check m65_112_k_gap_one_tile_check one_token_tile_at_65 m65_112_k_gap \
         BM=64,BK=64,STAGES=8,IN_FLIGHT=1 "70 72,84 88" 2304x8192 2816x11008 3840x6144 2048x12288 3072x5120 ;;
+    h200_gaps)
+      # The cells at 33-192 rows the H200's own rules do not reach yet (docs/decode.md, "What the
+      # H200 runs at 33-192 rows"): the tile of tokens as narrow as the rows against auto there, into
+      # h200_gap_<what>_m<M>_<gpu>.json. 89-96 rows of weights of 2048-4095 rows with K past 4096;
+      # 113-192 rows of weights of 1024-2047 rows; 33-56 rows of weights under 1024 rows or with K
+      # under 2048.
+      gpu=$(gpu_tag)
+      gap() {  # WHAT M NKS CANDS...
+        local what=$1 m=$2 nks=$3; shift 3
+        timeout 100 python3 scripts/decode_sweep.py --kernel decode/02_swap_ab_wgmma --ms "$m" --rounds 9 \
+          --replicates 2 --nk $nks --json "$OUT/h200_gap_${what}_m${m}_$gpu.json" --cands "$@" \
+          > "$OUT/h200_gap_${what}_m$m.log" 2>&1
+        summary+=("h200_gaps $what M=$m: exit $?")
+      }
+      for m in 90 94; do
+        gap k_past_4096 $m "2048x8192 3072x8192 2560x10240 3584x14336" \
+          BN=96,BM=64,BK=64,STAGES=8,IN_FLIGHT=1 BN=48,BM=64,BK=64,STAGES=8,IN_FLIGHT=1
+      done
+      gap narrow_w 120 "1024x4096 1536x1536 1024x8192 1792x4096" \
+        BN=64,BM=64,BK=64,STAGES=8,IN_FLIGHT=1 BN=64,BM=64,BK=128,STAGES=7,IN_FLIGHT=1,SPLITS=1
+      for spec in "136 72 144" "160 80 160" "184 96 192"; do
+        set -- $spec
+        gap narrow_w $1 "1024x4096 1536x1536 1024x8192 1792x4096" \
+          BN=$2,BM=64,BK=64,STAGES=8,IN_FLIGHT=1 BN=$3,BM=64,BK=64,STAGES=7,IN_FLIGHT=1
+      done
+      gap small_w_or_k 40 "512x4096 768x2048 4096x1024 8192x1536" \
+        BN=40,BM=64,BK=128,STAGES=6,IN_FLIGHT=1 BN=40,BM=64,BK=64,STAGES=8,IN_FLIGHT=1 ;;
     decode_m64_h200)
       # Rung 02 at 48 and 64 tokens on this GPU: 64- and 128-row tiles, a K split or not, and
       # clusters of two sharing the tokens. On an H200 the rules ran 64 x 4096 x 4096 at 0.89x
