@@ -14,6 +14,7 @@ TEXT (a results file, say), as "before", to check a new rule against the rules i
 ``--replicates R`` every candidate (cuBLAS and auto too) runs on R sets of weight copies of its own
 and is reported by the mean of the R medians: a kernel's speed can depend on where in memory its
 weight lies (docs/decode.md, "In step"), and one placement a candidate can be lucky or not.
+``scripts/sweep_table.py`` reads the JSON back as a table of candidates by shape.
 """
 
 from __future__ import annotations
