@@ -569,9 +569,10 @@ RULES: tuple[Rule, ...] = (
       for dt in ("bfloat16", "float16") for m, bn in H200_EXACT_TOKEN_TILE
       for n, bm in (((4096, 12287), 64), ((16385, 32768), 128))),
     # fp16 / bf16 with 65-96 and 129-192 rows in the Linear layout on the H200: decode/02 with every
-    # token in one tile, BN the narrowest wgmma atom that holds them (96 at 65-96 rows, 144, 160,
-    # 176 or 192 at 129-192), so that each tile of W crosses from L2 into shared memory once (in
-    # tiles of 64 tokens it crossed two or three times). Narrower weights take 64-row tiles of W
+    # token in one tile, BN the narrowest wgmma atom that holds them (96 at 65-96 rows, where the
+    # rule above now takes 72-88 at 65-88; 144, 160, 176 or 192 at 129-192), so that each tile of W
+    # crosses from L2 into shared memory once (in tiles of 64 tokens it crossed two or three times).
+    # Narrower weights take 64-row tiles of W
     # with the deepest ring that fits (7-8 stages of 64 k), wider ones 128-row tiles (5-8 stages),
     # which make fewer, fuller tiles. Between the weights measured, the bounds were put at N =
     # 8192 | 8193 (129-192 rows; measured 8192 and 10240) and 12287 | 12288, 16384 | 16385 (65-96
