@@ -28,22 +28,29 @@ summary=()
 # The GPU's short name for results files: h100, h200.
 gpu_tag() { nvidia-smi --query-gpu=name --format=csv,noheader | head -1 | grep -oE 'H[0-9]+' | tr 'A-Z' 'a-z'; }
 
-# A decode rule's check on the H200 (steps two_small_tiles, m65_112_rules, m33_56_rules): its GPU
-# tests (pytest -k PYTEST_K in tests/test_decode.py), then decode/02 at each "M BN" of SPECS (comma
-# separated) on the weights NK... against cuBLAS, auto (the rules) and what auto chose before the
-# rules whose note names BEFORE (decode_sweep.py --before), with BN and the tiles of W in CAND as a
-# candidate, into NAME_m<M>_<gpu>.json.
+# decode/02 at M rows on the weights NK... (decode_sweep.py), the candidates CANDS (space separated)
+# against cuBLAS, auto (the rules) and, unless BEFORE is empty, what auto chose before the rules
+# whose note names BEFORE (--before), into NAME_m<M>_<gpu>.json (steps rule_check's and h200_gaps).
+decode_check() {  # NAME M BEFORE CANDS NK...
+  local name=$1 m=$2 before=$3 cands=$4; shift 4
+  # shellcheck disable=SC2086  # CANDS splits into one argument per candidate
+  timeout 100 python3 scripts/decode_sweep.py --kernel decode/02_swap_ab_wgmma --ms "$m" --rounds 9 \
+    --replicates 2 --nk "$@" --json "$OUT/${name}_m${m}_$(gpu_tag).json" ${before:+--before "$before"} \
+    --cands $cands > "$OUT/${name}_m$m.log" 2>&1
+  summary+=("$name M=$m: exit $?")
+}
+
+# A decode rule's check on the H200 (steps two_small_tiles, m65_112_rules, m33_56_rules,
+# m65_112_k_gap): its GPU tests (pytest -k PYTEST_K in tests/test_decode.py), then decode_check at
+# each "M BN" of SPECS (comma separated) against the rules before it (BEFORE), with BN and the tiles
+# of W in CAND as a candidate.
 rule_check() {  # NAME PYTEST_K BEFORE CAND SPECS NK...
-  local name=$1 pytest_k=$2 before=$3 cand=$4 specs=$5 gpu m bn; shift 5
-  gpu=$(gpu_tag)
+  local name=$1 pytest_k=$2 before=$3 cand=$4 specs=$5 m bn; shift 5
   timeout 150 python3 -m pytest -p no:cacheprovider -m gpu -n 8 -q tests/test_decode.py \
     -k "$pytest_k" > "$OUT/${name}_pytest.log" 2>&1
   summary+=("$name pytest: $(grep -aE '[0-9]+ (passed|failed)' "$OUT/${name}_pytest.log" | tail -1)")
   while read -r m bn; do
-    timeout 100 python3 scripts/decode_sweep.py --kernel decode/02_swap_ab_wgmma --ms "$m" --rounds 9 \
-      --replicates 2 --nk "$@" --json "$OUT/${name}_m${m}_$gpu.json" --before "$before" \
-      --cands "BN=$bn,$cand" > "$OUT/${name}_m$m.log" 2>&1
-    summary+=("$name M=$m: exit $?")
+    decode_check "$name" "$m" "$before" "BN=$bn,$cand" "$@"
   done < <(tr ',' '\n' <<< "$specs")
 }
 
@@ -432,27 +439,23 @@ PY
       # h200_gap_<what>_m<M>_<gpu>.json. 89-96 rows of weights of 2048-4095 rows with K past 4096;
       # 113-192 rows of weights of 1024-2047 rows; 33-56 rows of weights under 1024 rows or with K
       # under 2048.
-      gpu=$(gpu_tag)
-      gap() {  # WHAT M NKS CANDS...
-        local what=$1 m=$2 nks=$3; shift 3
-        timeout 100 python3 scripts/decode_sweep.py --kernel decode/02_swap_ab_wgmma --ms "$m" --rounds 9 \
-          --replicates 2 --nk $nks --json "$OUT/h200_gap_${what}_m${m}_$gpu.json" --cands "$@" \
-          > "$OUT/h200_gap_${what}_m$m.log" 2>&1
-        summary+=("h200_gaps $what M=$m: exit $?")
-      }
       for m in 90 94; do
-        gap k_past_4096 $m "2048x8192 3072x8192 2560x10240 3584x14336" \
-          BN=96,BM=64,BK=64,STAGES=8,IN_FLIGHT=1 BN=48,BM=64,BK=64,STAGES=8,IN_FLIGHT=1
+        decode_check h200_gap_k_past_4096 $m "" \
+          "BN=96,BM=64,BK=64,STAGES=8,IN_FLIGHT=1 BN=48,BM=64,BK=64,STAGES=8,IN_FLIGHT=1" \
+          2048x8192 3072x8192 2560x10240 3584x14336
       done
-      gap narrow_w 120 "1024x4096 1536x1536 1024x8192 1792x4096" \
-        BN=64,BM=64,BK=64,STAGES=8,IN_FLIGHT=1 BN=64,BM=64,BK=128,STAGES=7,IN_FLIGHT=1,SPLITS=1
+      decode_check h200_gap_narrow_w 120 "" \
+        "BN=64,BM=64,BK=64,STAGES=8,IN_FLIGHT=1 BN=64,BM=64,BK=128,STAGES=7,IN_FLIGHT=1,SPLITS=1" \
+        1024x4096 1536x1536 1024x8192 1792x4096
       for spec in "136 72 144" "160 80 160" "184 96 192"; do
         set -- $spec
-        gap narrow_w $1 "1024x4096 1536x1536 1024x8192 1792x4096" \
-          BN=$2,BM=64,BK=64,STAGES=8,IN_FLIGHT=1 BN=$3,BM=64,BK=64,STAGES=7,IN_FLIGHT=1
+        decode_check h200_gap_narrow_w "$1" "" \
+          "BN=$2,BM=64,BK=64,STAGES=8,IN_FLIGHT=1 BN=$3,BM=64,BK=64,STAGES=7,IN_FLIGHT=1" \
+          1024x4096 1536x1536 1024x8192 1792x4096
       done
-      gap small_w_or_k 40 "512x4096 768x2048 4096x1024 8192x1536" \
-        BN=40,BM=64,BK=128,STAGES=6,IN_FLIGHT=1 BN=40,BM=64,BK=64,STAGES=8,IN_FLIGHT=1 ;;
+      decode_check h200_gap_small_w_or_k 40 "" \
+        "BN=40,BM=64,BK=128,STAGES=6,IN_FLIGHT=1 BN=40,BM=64,BK=64,STAGES=8,IN_FLIGHT=1" \
+        512x4096 768x2048 4096x1024 8192x1536 ;;
     decode_m64_h200)
       # Rung 02 at 48 and 64 tokens on this GPU: 64- and 128-row tiles, a K split or not, and
       # clusters of two sharing the tokens. On an H200 the rules ran 64 x 4096 x 4096 at 0.89x

@@ -765,3 +765,14 @@ def test_every_h200_token_tile_is_the_narrowest_atom_for_the_rows_it_serves():
                 assert bn == min(b for b in widths if tiles * b >= m), (m, n, k, bn)
                 named += 1
     assert named > 2000  # most of 33-192 rows on these weights
+
+
+def test_the_h200s_token_tile_buckets_are_the_narrowest_atoms_the_sweeps_measured():
+    assert dispatch.H200_NARROW_TOKEN_TILE == (((33, 40), 40), ((41, 48), 48), ((49, 56), 56))
+    assert dispatch.H200_EXACT_TOKEN_TILE == (((65, 72), 72), ((73, 80), 80), ((81, 88), 88))
+    assert dispatch.H200_TWO_SMALL_TOKEN_TILES == (((65, 80), 40), ((81, 96), 48), ((97, 112), 56))
+    assert dispatch.H200_TWO_TOKEN_TILES == (((129, 144), 72), ((145, 160), 80), ((161, 176), 88),
+                                             ((177, 192), 96))
+    assert dispatch.narrowest_token_tiles((89, 96)) == (((89, 96), 96),)
+    assert dispatch.narrowest_token_tiles((129, 192)) == (((129, 144), 144), ((145, 160), 160),
+                                                          ((161, 176), 176), ((177, 192), 192))

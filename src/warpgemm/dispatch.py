@@ -15,6 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable, Mapping
 
+from .catalog.decode import TOKEN_TILES
+
 INF = 2**31 - 1
 
 
@@ -194,20 +196,34 @@ H200_ONE_TOKEN_TILE = (((65, 96), 96, 8, 8), ((129, 144), 144, 8, 6), ((145, 160
                        ((161, 176), 176, 7, 5), ((177, 192), 192, 7, 5))
 
 
+def narrowest_token_tiles(rows: tuple[int, int], tiles: int = 1) -> tuple[tuple[tuple[int, int], int], ...]:
+    """decode/02's token tiles for the row counts in ``rows`` held in ``tiles`` tiles each: the
+    ``(rows, BN)`` buckets in which BN is the narrowest wgmma atom (``catalog.decode.TOKEN_TILES``)
+    that holds the bucket's rows in that many tiles. Empty rows in a tile cost time beyond their
+    bytes (docs/decode.md, "The H200 at 33-56 rows"), so the H200's rules take these widths."""
+    lo, hi = rows
+    buckets = []
+    while lo <= hi:
+        bn = min(b for b in TOKEN_TILES if tiles * b >= lo)
+        top = min(hi, tiles * bn)
+        buckets.append(((lo, top), bn))
+        lo = top + 1
+    return tuple(buckets)
+
+
 # decode/02 with the tokens in two tiles at 129-192 rows of a weight of at most 4096 rows on the
-# H200: (rows, BN, the narrowest atom that holds half of them).
-H200_TWO_TOKEN_TILES = (((129, 144), 72), ((145, 160), 80), ((161, 176), 88), ((177, 192), 96))
+# H200 (BN 72, 80, 88 or 96).
+H200_TWO_TOKEN_TILES = narrowest_token_tiles((129, 192), tiles=2)
 
-# The same at 65-112 rows of a weight of 1024-4096 rows (m64n40k16, m64n48k16 and m64n56k16 atoms).
-H200_TWO_SMALL_TOKEN_TILES = (((65, 80), 40), ((81, 96), 48), ((97, 112), 56))
+# The same at 65-112 rows of a weight of 1024-4096 rows (BN 40, 48 or 56).
+H200_TWO_SMALL_TOKEN_TILES = narrowest_token_tiles((65, 112), tiles=2)
 
-# decode/02 with every token in one tile at 65-88 rows of a wide weight on the H200, narrower than
-# H200_ONE_TOKEN_TILE's 96 where the tokens leave 9-31 rows of it empty: (rows, BN, the narrowest atom
-# that holds them).
-H200_EXACT_TOKEN_TILE = (((65, 72), 72), ((73, 80), 80), ((81, 88), 88))
+# decode/02 with every token in one tile at 65-88 rows of a wide weight on the H200 (BN 72, 80 or
+# 88), narrower than H200_ONE_TOKEN_TILE's 96 where the tokens leave 9-31 rows of it empty.
+H200_EXACT_TOKEN_TILE = narrowest_token_tiles((65, 88))
 
-# The same at 33-56 rows, narrower than decode/02's default tile of 64 tokens: (rows, BN).
-H200_NARROW_TOKEN_TILE = (((33, 40), 40), ((41, 48), 48), ((49, 56), 56))
+# The same at 33-56 rows (BN 40, 48 or 56), narrower than decode/02's default tile of 64 tokens.
+H200_NARROW_TOKEN_TILE = narrowest_token_tiles((33, 56))
 
 
 def _h200_one_token_tile(bn: int, bm: int, stages: int) -> dict[str, int]:
@@ -544,7 +560,7 @@ RULES: tuple[Rule, ...] = (
            note="measured on an H200 by scripts/decode_sweep.py (docs/results/m65_112_k_gap_*_h200.json)")
       for dt in ("bfloat16", "float16")
       for rows, bn, n, k in (*((m, bn, (2048, 4096), (1024, 2047)) for m, bn in H200_TWO_SMALL_TOKEN_TILES),
-                             ((97, 112), 56, (2048, 4096), (4097, 8192)),
+                             *((m, bn, (2048, 4096), (4097, 8192)) for m, bn in narrowest_token_tiles((97, 112), 2)),
                              *((m, bn, (2048, 4095), (4097, 16383)) for m, bn in H200_EXACT_TOKEN_TILE))
       for m in (rows,)),
     # fp16 / bf16 with 65-88 rows of a weight of 4096-12287 or 16385-32768 rows in the Linear layout
