@@ -364,7 +364,8 @@ def test_the_h200_rules_choices_for_33_to_64_rows_of_wide_weights_are_correct_on
                                    (66, 2049, 4097), (87, 4095, 16383),
                                    (96, 12287, 520), (80, 16385, 8191), (129, 4096, 11009),
                                    (144, 8191, 1000), (145, 8193, 4097), (160, 32767, 64), (161, 5121, 16383),
-                                   (177, 10241, 2048), (192, 4100, 8193)])
+                                   (177, 10241, 2048), (192, 4100, 8193),
+                                   (89, 2049, 4097), (93, 4095, 16383), (96, 3001, 9000)])
 def test_the_h200_rules_one_token_tile_at_65_to_96_and_129_to_192_rows_is_correct_on_ragged_weights(m, n, k):
     # every token in one tile of 72-192 (ragged: a tile of 72 holding 65 tokens), 64- or 128-row
     # tiles of W with the deepest ring that fits, the split last wave; the last tile of W ragged
@@ -379,19 +380,22 @@ def test_the_h200_rules_one_token_tile_at_65_to_96_and_129_to_192_rows_is_correc
                                    (65, 1024, 1024), (90, 1537, 8192), (112, 2047, 1030),
                                    (70, 3001, 1025), (100, 4096, 7000), (109, 2049, 8192),
                                    (129, 2049, 4093), (144, 4096, 8192), (150, 3001, 520), (176, 4095, 64),
-                                   (177, 2048, 8191), (192, 4096, 1000)])
+                                   (177, 2048, 8191), (192, 4096, 1000),
+                                   (113, 1025, 1024), (128, 2047, 8192), (130, 1500, 4093), (192, 1024, 1030)])
 def test_the_h200_rules_two_token_tiles_at_65_to_112_and_129_to_192_rows_of_narrow_weights_are_correct(m, n, k):
     # the tokens in two tiles (the second ragged) of 40-56 at 65-112 rows (weights of 1024-4096 rows)
-    # and of 72-96 at 129-192, 64-row tiles of W, eight stages, on ragged weights
+    # and of 64-96 at 113-192 (weights of 1024-2047 rows from 113), 64-row tiles of W, eight stages,
+    # on ragged weights
     rule = dispatch.choose(90, "bfloat16", m, n, k, layouts=("row", "col"), device="NVIDIA H200")
-    assert rule.kernel == WGMMA and rule.params["BN"] in ((40, 48, 56) if m <= 112 else (72, 80, 88, 96))
+    assert rule.kernel == WGMMA and rule.params["BN"] in ((40, 48, 56) if m <= 112 else (64, 72, 80, 88, 96))
     assert rule.params["BN"] < m <= 2 * rule.params["BN"]
     _check_wgmma_with_bias(m, n, k, rule.params)
 
 
 @needs_hopper
 @pytest.mark.parametrize("m,n,k", [(33, 4097, 4093), (40, 1024, 2048), (41, 6150, 16383), (48, 12287, 2050),
-                                   (49, 12288, 4095), (55, 28673, 2049), (56, 3001, 8191)])
+                                   (49, 12288, 4095), (55, 28673, 2049), (56, 3001, 8191),
+                                   (34, 1025, 1024), (50, 12287, 2047)])
 def test_the_h200_rules_narrow_token_tile_at_33_to_56_rows_is_correct_on_ragged_weights(m, n, k):
     # every token in one tile of 40, 48 or 56 (ragged: 33 tokens in a tile of 40), 64- or 128-row
     # tiles of W, the split last wave; the last tile of W ragged

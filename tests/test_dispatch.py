@@ -244,7 +244,7 @@ def _one_token_tile(m: int, bm: int) -> dict:
 def _two_token_tiles(m: int) -> dict:
     """decode/02 with ``m`` tokens in two tiles of the narrowest atom that holds half of them,
     64-row tiles of W and 64 k, eight stages, a k-tile in flight."""
-    bn = next(b for b in (40, 48, 56, 72, 80, 88, 96) if 2 * b >= m)
+    bn = next(b for b in (40, 48, 56, 64, 72, 80, 88, 96) if 2 * b >= m)
     return {"BM": 64, "BN": bn, "BK": 64, "STAGES": 8, "IN_FLIGHT": 1}
 
 
@@ -263,7 +263,9 @@ def _h200_at_65_to_192_rows(m: int, n: int, k: int) -> tuple[str, dict] | None:
         return WGMMA, _two_token_tiles(m)
     if 97 <= m <= 112 and 2048 <= n <= 4096 and 4097 <= k <= 8192:
         return WGMMA, _two_token_tiles(m)
-    if 65 <= m <= 88 and 2048 <= n <= 4095 and 4097 <= k <= 16383:
+    if 113 <= m <= 192 and 1024 <= n <= 2047 and 1024 <= k <= 8192:
+        return WGMMA, _two_token_tiles(m)
+    if 65 <= m <= 96 and 2048 <= n <= 4095 and 4097 <= k <= 16383:
         return WGMMA, _one_token_tile(m, 64)
     if 129 <= m <= 192 and 4096 <= n <= 32768:
         return WGMMA, _one_token_tile(m, 64 if n <= 8192 else 128)
@@ -392,7 +394,7 @@ def test_the_h200_holds_33_to_56_tokens_in_the_narrowest_tile_of_40_48_or_56(m, 
     (57, 4096, 4096, ("row", "col"), "NVIDIA H200"),     # 57-64 rows: the tile of 64 is the narrowest
     (32, 4096, 4096, ("row", "col"), "NVIDIA H200"),     # 17-32 rows: tiles of 32
     (40, 1023, 4096, ("row", "col"), "NVIDIA H200"),     # narrower weights than measured
-    (40, 4096, 2047, ("row", "col"), "NVIDIA H200"),     # shorter K than measured
+    (40, 4096, 1023, ("row", "col"), "NVIDIA H200"),     # shorter K than measured
     (40, 12288, 2047, ("row", "col"), "NVIDIA H200"),
     (40, 12287, 16384, ("row", "col"), "NVIDIA H200"),   # longer K than measured
     (40, 12288, 4097, ("row", "col"), "NVIDIA H200"),    # the wide weights' rule (clusters) keeps 64
@@ -405,15 +407,14 @@ def test_33_to_56_tokens_keep_the_tile_of_64_outside_the_h200s_buckets_measured(
 
 
 @pytest.mark.parametrize("m,n,k", [
-    (184, 1024, 4096),    # narrower than measured
-    (136, 2047, 4096),
+    (184, 1023, 4096),    # narrower than measured
+    (136, 2047, 8193),    # K past the narrow weights' two tiles
     (112, 14336, 4096),   # clusters of 64 x 256: 0.95x against 0.96x from 104 rows
     (104, 4096, 10240),   # 97-112 rows past the two tiles' K: not measured on 64-row tiles
-    (80, 3072, 1023), (92, 2048, 4097),  # the two small tiles' K bounds on weights of 2048-4096 rows
+    (80, 3072, 1023), (92, 2048, 16384),  # the two small tiles' K bounds on weights of 2048-4096 rows
     (80, 1023, 4096), (80, 1536, 1023), (80, 1536, 8193),  # and their N and K bounds on narrower ones
     (100, 1536, 8960),    # K past 8192: behind the rules before (0.84x against 0.85x)
     (104, 2560, 10240),   # 97-112 rows, K past 8192: the H100's tiles of W ahead (0.91x against 0.81x)
-    (92, 3072, 8192),     # 89-96 rows, K past 4096, N below 4096: not measured
     (72, 3072, 1023),     # K below the gaps'
     (64, 3072, 4096), (113, 3072, 4096),                    # and their rows'
     (120, 4096, 8192),    # decode/02's 64-row tiles (1.03x), below the K where 128 x 64 tiles won

@@ -326,6 +326,13 @@ RULES: tuple[Rule, ...] = (
       for dt in ("bfloat16", "float16") for m, bn in H200_NARROW_TOKEN_TILE
       for n, k, p in (((12288, 32768), (2048, 4096), {"BM": 128, "BK": 128, "STAGES": 4, "IN_FLIGHT": 1}),
                       ((1024, 12287), (2048, 16383), {"BM": 64, "BK": 128, "STAGES": 6, "IN_FLIGHT": 1}))),
+    # The same narrow tiles of tokens at 33-56 rows with K of 1024-2047 (N 1024-12287), where the
+    # default tile of 64 ran. Swept at 40 rows (docs/results/m33_56_short_k_sweep_h200.json): 40 x
+    # 4096 x 1024 0.85x against 0.75x, 40 x 8192 x 1536 1.08x against 0.97x.
+    *(Rule("decode/02_swap_ab_wgmma", dt, capability=(90, 90), layouts=_LINEAR, m=m, n=(1024, 12287),
+           k=(1024, 2047), params={"BM": 64, "BK": 128, "STAGES": 6, "IN_FLIGHT": 1, "BN": bn}, device=_H200,
+           note="measured on an H200 by scripts/decode_sweep.py (docs/results/m33_56_short_k_*_h200.json)")
+      for dt in ("bfloat16", "float16") for m, bn in H200_NARROW_TOKEN_TILE),
     *(Rule("decode/02_swap_ab_wgmma", dt, capability=(90, 90), layouts=_EITHER_B, m=(17, 64), n=n, k=k, params=p,
            device=_H200, note="measured on an H200 by scripts/decode_sweep.py")
       for dt in ("bfloat16", "float16")
@@ -537,6 +544,15 @@ RULES: tuple[Rule, ...] = (
            k=(1024, 8192), params={"BM": 64, "BN": bn, "BK": 64, "STAGES": 8, "IN_FLIGHT": 1}, device=_H200,
            note="measured on an H200 by scripts/decode_sweep.py (docs/results/m65_112_narrow_two_tiles_*_h200.json)")
       for dt in ("bfloat16", "float16") for m, bn in H200_TWO_SMALL_TOKEN_TILES),
+    # The same at 113-192 rows of a weight of 1024-2047 rows: two tiles of 64-96 tokens, where the
+    # H100's decode/02 rule ran (two or three tiles of 64 on 128-row tiles of W). Swept at 120, 136,
+    # 160 and 184 rows on four weights (docs/results/m113_192_narrow_two_tiles_sweep_h200.json):
+    # ahead at all 16, 120 x 1024 x 4096 1.07x against 0.85x, 136 x 1024 x 8192 0.96x against
+    # 0.79x, 160 x 1024 x 8192 1.21x against 1.07x, 184 x 1536 x 1536 0.76x against 0.69x.
+    *(Rule("decode/02_swap_ab_wgmma", dt, capability=(90, 90), layouts=_LINEAR, m=m, n=(1024, 2047),
+           k=(1024, 8192), params={"BM": 64, "BN": bn, "BK": 64, "STAGES": 8, "IN_FLIGHT": 1}, device=_H200,
+           note="measured on an H200 by scripts/decode_sweep.py (docs/results/m113_192_narrow_two_tiles_*_h200.json)")
+      for dt in ("bfloat16", "float16") for m, bn in narrowest_token_tiles((113, 192), 2)),
     # The gaps the two rules above left at 65-112 rows of weights of 2048-4096 rows, where the H100's
     # decode/02 rule ran (two tiles of 64 tokens on 128-row tiles of W): K of 1024-2047 at 65-112
     # rows and K of 4097-8192 at 97-112 take the two tiles of 40-56; K of 4097-16383 at 65-88 rows
@@ -563,6 +579,15 @@ RULES: tuple[Rule, ...] = (
                              *((m, bn, (2048, 4096), (4097, 8192)) for m, bn in narrowest_token_tiles((97, 112), 2)),
                              *((m, bn, (2048, 4095), (4097, 16383)) for m, bn in H200_EXACT_TOKEN_TILE))
       for m in (rows,)),
+    # One tile of 96 tokens at 89-96 rows of a weight of 2048-4095 rows with K of 4097-16383, the gap
+    # above's one tile carried to the rows it left (where the H100's decode/02 rule ran). Swept at 90
+    # and 94 rows on four weights (docs/results/m89_96_k_past_4096_sweep_h200.json): ahead at all
+    # eight, 90 x 2560 x 10240 0.99x against 0.83x, 94 x 3072 x 8192 0.85x against 0.66x, 90 x 3584
+    # x 14336 1.02x against 0.80x; two tiles of 48 ran 0.78x-0.95x.
+    *(Rule("decode/02_swap_ab_wgmma", dt, capability=(90, 90), layouts=_LINEAR, m=m, n=(2048, 4095),
+           k=(4097, 16383), params={"BM": 64, "BN": bn, "BK": 64, "STAGES": 8, "IN_FLIGHT": 1}, device=_H200,
+           note="measured on an H200 by scripts/decode_sweep.py (docs/results/m89_96_k_past_4096_*_h200.json)")
+      for dt in ("bfloat16", "float16") for m, bn in narrowest_token_tiles((89, 96))),
     # fp16 / bf16 with 65-88 rows of a weight of 4096-12287 or 16385-32768 rows in the Linear layout
     # on the H200: the next rule's one tile of tokens, narrowed to the narrowest atom that holds them
     # (72, 80 or 88 where it took 96). The same kernel with the same tiles of W, at the same bytes,
