@@ -549,10 +549,12 @@ RULES: tuple[Rule, ...] = (
     # 160 and 184 rows on four weights (docs/results/m113_192_narrow_two_tiles_sweep_h200.json):
     # ahead at all 16, 120 x 1024 x 4096 1.07x against 0.85x, 136 x 1024 x 8192 0.96x against
     # 0.79x, 160 x 1024 x 8192 1.21x against 1.07x, 184 x 1536 x 1536 0.76x against 0.69x.
-    *(Rule("decode/02_swap_ab_wgmma", dt, capability=(90, 90), layouts=_LINEAR, m=m, n=(1024, 2047),
-           k=(1024, 8192), params={"BM": 64, "BN": bn, "BK": 64, "STAGES": 8, "IN_FLIGHT": 1}, device=_H200,
+    *(Rule("decode/02_swap_ab_wgmma", dt, capability=(90, 90), layouts=_LINEAR, m=m, n=(1024, 2047), k=k,
+           params={"BM": 64, "BN": bn, **p}, device=_H200,
            note="measured on an H200 by scripts/decode_sweep.py (docs/results/m113_192_narrow_two_tiles_*_h200.json)")
-      for dt in ("bfloat16", "float16") for m, bn in narrowest_token_tiles((113, 192), 2)),
+      for dt in ("bfloat16", "float16") for m, bn in narrowest_token_tiles((113, 192), 2)
+      for k, p in (((1024, 2048), {"BK": 128, "STAGES": 5, "IN_FLIGHT": 1, "SPLITS": 1}),
+                   ((2049, 8192), {"BK": 64, "STAGES": 8, "IN_FLIGHT": 1}))),
     # The gaps the two rules above left at 65-112 rows of weights of 2048-4096 rows, where the H100's
     # decode/02 rule ran (two tiles of 64 tokens on 128-row tiles of W): K of 1024-2047 at 65-112
     # rows and K of 4097-8192 at 97-112 take the two tiles of 40-56; K of 4097-16383 at 65-88 rows
