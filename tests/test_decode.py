@@ -381,7 +381,8 @@ def test_the_h200_rules_one_token_tile_at_65_to_96_and_129_to_192_rows_is_correc
                                    (70, 3001, 1025), (100, 4096, 7000), (109, 2049, 8192),
                                    (129, 2049, 4093), (144, 4096, 8192), (150, 3001, 520), (176, 4095, 64),
                                    (177, 2048, 8191), (192, 4096, 1000),
-                                   (113, 1025, 1024), (128, 2047, 8192), (130, 1500, 4093), (192, 1024, 1030)])
+                                   (113, 1025, 1024), (128, 2047, 8192), (130, 1500, 4093), (192, 1024, 1030),
+                                   (140, 1100, 3072), (160, 2047, 2000)])
 def test_the_h200_rules_two_token_tiles_at_65_to_112_and_129_to_192_rows_of_narrow_weights_are_correct(m, n, k):
     # the tokens in two tiles (the second ragged) of 40-56 at 65-112 rows (weights of 1024-4096 rows)
     # and of 64-96 at 113-192 (weights of 1024-2047 rows from 113), 64-row tiles of W, eight stages,

@@ -211,6 +211,9 @@ def narrowest_token_tiles(rows: tuple[int, int], tiles: int = 1) -> tuple[tuple[
     return tuple(buckets)
 
 
+# The deepest ring of 128 k a stage that fits in 227 KiB beside 64-row tiles of W, by token tile.
+_DEEPEST_128K_RING = {64: 7, 72: 6, 80: 6, 88: 5, 96: 5}
+
 # decode/02 with the tokens in two tiles at 129-192 rows of a weight of at most 4096 rows on the
 # H200 (BN 72, 80, 88 or 96).
 H200_TWO_TOKEN_TILES = narrowest_token_tiles((129, 192), tiles=2)
@@ -553,8 +556,8 @@ RULES: tuple[Rule, ...] = (
            params={"BM": 64, "BN": bn, **p}, device=_H200,
            note="measured on an H200 by scripts/decode_sweep.py (docs/results/m113_192_narrow_two_tiles_*_h200.json)")
       for dt in ("bfloat16", "float16") for m, bn in narrowest_token_tiles((113, 192), 2)
-      for k, p in (((1024, 2048), {"BK": 128, "STAGES": 5, "IN_FLIGHT": 1, "SPLITS": 1}),
-                   ((2049, 8192), {"BK": 64, "STAGES": 8, "IN_FLIGHT": 1}))),
+      for k, p in (((1024, 3072), {"BK": 128, "STAGES": _DEEPEST_128K_RING[bn], "IN_FLIGHT": 1, "SPLITS": 1}),
+                   ((3073, 8192), {"BK": 64, "STAGES": 8, "IN_FLIGHT": 1}))),
     # The gaps the two rules above left at 65-112 rows of weights of 2048-4096 rows, where the H100's
     # decode/02 rule ran (two tiles of 64 tokens on 128-row tiles of W): K of 1024-2047 at 65-112
     # rows and K of 4097-8192 at 97-112 take the two tiles of 40-56; K of 4097-16383 at 65-88 rows
