@@ -396,7 +396,7 @@ def test_the_h200_rules_two_token_tiles_at_65_to_112_and_129_to_192_rows_of_narr
 @needs_hopper
 @pytest.mark.parametrize("m,n,k", [(33, 4097, 4093), (40, 1024, 2048), (41, 6150, 16383), (48, 12287, 2050),
                                    (49, 12288, 4095), (55, 28673, 2049), (56, 3001, 8191),
-                                   (34, 1025, 1024), (50, 12287, 2047)])
+                                   (34, 1025, 1024), (50, 12287, 2047), (44, 12289, 1030)])
 def test_the_h200_rules_narrow_token_tile_at_33_to_56_rows_is_correct_on_ragged_weights(m, n, k):
     # every token in one tile of 40, 48 or 56 (ragged: 33 tokens in a tile of 40), 64- or 128-row
     # tiles of W, the split last wave; the last tile of W ragged

@@ -332,10 +332,12 @@ RULES: tuple[Rule, ...] = (
     # The same narrow tiles of tokens at 33-56 rows with K of 1024-2047 (N 1024-12287), where the
     # default tile of 64 ran. Swept at 40 rows (docs/results/m33_56_short_k_sweep_h200.json): 40 x
     # 4096 x 1024 0.85x against 0.75x, 40 x 8192 x 1536 1.08x against 0.97x.
-    *(Rule("decode/02_swap_ab_wgmma", dt, capability=(90, 90), layouts=_LINEAR, m=m, n=(1024, 12287),
-           k=(1024, 2047), params={"BM": 64, "BK": 128, "STAGES": 6, "IN_FLIGHT": 1, "BN": bn}, device=_H200,
+    *(Rule("decode/02_swap_ab_wgmma", dt, capability=(90, 90), layouts=_LINEAR, m=m, n=n, k=(1024, 2047),
+           params={**p, "BN": bn}, device=_H200,
            note="measured on an H200 by scripts/decode_sweep.py (docs/results/m33_56_short_k_*_h200.json)")
-      for dt in ("bfloat16", "float16") for m, bn in H200_NARROW_TOKEN_TILE),
+      for dt in ("bfloat16", "float16") for m, bn in H200_NARROW_TOKEN_TILE
+      for n, p in (((12288, 32768), {"BM": 128, "BK": 128, "STAGES": 4, "IN_FLIGHT": 1}),
+                   ((1024, 12287), {"BM": 64, "BK": 128, "STAGES": 6, "IN_FLIGHT": 1}))),
     *(Rule("decode/02_swap_ab_wgmma", dt, capability=(90, 90), layouts=_EITHER_B, m=(17, 64), n=n, k=k, params=p,
            device=_H200, note="measured on an H200 by scripts/decode_sweep.py")
       for dt in ("bfloat16", "float16")
@@ -587,8 +589,8 @@ RULES: tuple[Rule, ...] = (
     # One tile of 96 tokens at 89-96 rows of a weight of 2048-4095 rows with K of 4097-16383, the gap
     # above's one tile carried to the rows it left (where the H100's decode/02 rule ran). Swept at 90
     # and 94 rows on four weights (docs/results/m89_96_k_past_4096_sweep_h200.json): ahead at all
-    # eight, 90 x 2560 x 10240 0.99x against 0.83x, 94 x 3072 x 8192 0.85x against 0.66x, 90 x 3584
-    # x 14336 1.02x against 0.80x; two tiles of 48 ran 0.78x-0.95x.
+    # eight by 0.12x-0.22x, 90 x 2560 x 10240 0.99x against 0.83x, 94 x 3072 x 8192 0.85x against
+    # 0.66x, 90 x 3584 x 14336 1.02x against 0.80x; two tiles of 48 ran 0.78x-0.95x.
     *(Rule("decode/02_swap_ab_wgmma", dt, capability=(90, 90), layouts=_LINEAR, m=m, n=(2048, 4095),
            k=(4097, 16383), params={"BM": 64, "BN": bn, "BK": 64, "STAGES": 8, "IN_FLIGHT": 1}, device=_H200,
            note="measured on an H200 by scripts/decode_sweep.py (docs/results/m89_96_k_past_4096_*_h200.json)")
