@@ -7,7 +7,7 @@
 #                                       single_long_k single_long_k_rule llm_variants low_llm bn192_held
 #                                       cluster_tail cluster_tail_rule loop_rate loop_rate_ab igemm_ab bn176 clocks
 #                                       occupancy pack ncu stalls token_tiles two_small_tiles
-#                                       m65_112_rules m33_56_rules m65_112_k_gap h200_gaps
+#                                       m65_112_rules m33_56_rules m65_112_k_gap h200_gaps h200_gap_rules
 #                                       (default: info tests ceiling bench)
 #   PYTEST_ARGS="-k sgemm" BENCH_ARGS="sgemm --suite square" scripts/gpu_check.sh tests bench
 #   SMOKE_TIMEOUT=45 HOPPER_PYTEST_ARGS="-n 8" SANITIZE=0 scripts/gpu_check.sh hopper
@@ -435,9 +435,24 @@ PY
         BM=64,BK=64,STAGES=8,IN_FLIGHT=1 "100 56,110 56" 2560x6144 3584x5120 2048x7168 4096x6144
       rule_check m65_112_k_gap_one_tile_check "" m65_112_k_gap \
         BM=64,BK=64,STAGES=8,IN_FLIGHT=1 "70 72,84 88" 2304x8192 2816x11008 3840x6144 2048x12288 3072x5120 ;;
+    h200_gap_rules)
+      # The H200's rules drawn from h200_gaps' sweep, checked on weights they were not drawn from
+      # (docs/decode.md, "The last cells the H100's rule served", and "The H200 at 33-56 rows").
+      rule_check m89_96_k_past_4096_check "one_token_tile_at_65 or two_token_tiles_at_65 or narrow_token_tile_at_33" \
+        m89_96_k_past_4096 BM=128,BK=64,STAGES=8,IN_FLIGHT=1 "89 96,93 96,96 96" \
+        2048x5120 2304x12288 2560x6144 3072x16383 3840x8192
+      rule_check m113_192_narrow_two_tiles_check3 "" m113_192_narrow BM=64,BK=128,STAGES=5,IN_FLIGHT=1,SPLITS=1 \
+        "114 64,140 72,160 80" 1152x2304 1408x3072 1792x1792 1024x1024 1280x7168 1664x4608
+      rule_check m113_192_narrow_two_tiles_check3 "" m113_192_narrow BM=64,BK=64,STAGES=8,IN_FLIGHT=1 \
+        "180 96" 1152x2304 1408x3072 1792x1792 1024x1024 1280x7168 1664x4608
+      rule_check m33_56_short_k_check "" m33_56_short_k BM=64,BK=128,STAGES=6,IN_FLIGHT=1 "34 40,45 48,53 56" \
+        1024x1024 2048x1536 6144x1024 10240x1280 3584x2047 14336x1024
+      rule_check m33_56_wide_short_k_check "" m33_56_short_k BM=128,BK=128,STAGES=4,IN_FLIGHT=1 "34 40,44 48,55 56" \
+        13824x1024 24576x1536 32000x2047 18432x1280 12288x2000 ;;
     h200_gaps)
-      # The cells at 33-192 rows the H200's own rules do not reach yet (docs/decode.md, "What the
-      # H200 runs at 33-192 rows"): the tile of tokens as narrow as the rows against auto there, into
+      # The cells at 33-192 rows the H200's own rules did not reach (docs/decode.md, "The last cells
+      # the H100's rule served"; h200_gap_rules checks the rules drawn from it): the tile of tokens
+      # as narrow as the rows against auto there, into
       # h200_gap_<what>_m<M>_<gpu>.json. 89-96 rows of weights of 2048-4095 rows with K past 4096;
       # 113-192 rows of weights of 1024-2047 rows; 33-56 rows of weights under 1024 rows or with K
       # under 2048.

@@ -322,19 +322,30 @@ RULES: tuple[Rule, ...] = (
     # from (2048 x 2048 to 32000 x 4096; m33_56_token_tile_check_h200.json): ahead at 42 of 48 by
     # 0.01x-0.19x, level at six, never behind (34 x 7168 x 4096 1.01x against 0.82x, 38 x 11008 x
     # 4096 0.96x against 0.85x). The row-major B and the clusters of the rule above (K past 4096 at
-    # N from 12288) were not measured and keep the tile of 64; nor were N below 1024 or K below 2048.
+    # N from 12288) were not measured and keep the tile of 64. K of 1024-2047: the next rule.
     *(Rule("decode/02_swap_ab_wgmma", dt, capability=(90, 90), layouts=_LINEAR, m=m, n=n, k=k,
            params={**p, "BN": bn}, device=_H200,
            note="measured on an H200 by scripts/decode_sweep.py (docs/results/m33_56_token_tile_*_h200.json)")
       for dt in ("bfloat16", "float16") for m, bn in H200_NARROW_TOKEN_TILE
       for n, k, p in (((12288, 32768), (2048, 4096), {"BM": 128, "BK": 128, "STAGES": 4, "IN_FLIGHT": 1}),
                       ((1024, 12287), (2048, 16383), {"BM": 64, "BK": 128, "STAGES": 6, "IN_FLIGHT": 1}))),
-    # The same narrow tiles of tokens at 33-56 rows with K of 1024-2047 (N 1024-12287), where the
-    # default tile of 64 ran. Swept at 40 rows (docs/results/m33_56_short_k_sweep_h200.json): 40 x
-    # 4096 x 1024 0.85x against 0.75x, 40 x 8192 x 1536 1.08x against 0.97x.
+    # The same narrow tiles of tokens at 33-56 rows with K of 1024-2047, where the rule below ran
+    # the default tile of 64, with the tiles of W the rule above takes by N. Swept at 40 rows
+    # (docs/results/m33_56_short_k_sweep_h200.json): 40 x 4096 x 1024 0.85x against 0.75x, 40 x
+    # 8192 x 1536 1.08x against 0.97x; checked at 34, 45 and 53 rows on six weights of 1024-10240
+    # rows (m33_56_short_k_check_h200.json): ahead at all 15 by 0.02x-0.15x (34 x 6144 x 1024 1.04x
+    # against 0.89x), least at 53 rows. On weights of 12288-28672 rows the narrow tile on 128-row
+    # tiles of W was ahead or level at 36 and 52 rows (m33_56_wide_short_k_sweep_h200.json: 0.01x-
+    # 0.05x ahead at 36 rows, 0.00x-0.02x at 52) and, checked at 34, 44 and 55 rows on five other
+    # weights (m33_56_wide_short_k_check_h200.json), ahead at 8 of 15 by 0.02x-0.08x (34 x 12288 x
+    # 2000 0.96x against 0.87x), level at 7, never behind by more than 0.004x. Weights under 1024
+    # rows keep the tile of 64: the narrow tile was ahead at four of six but behind at 512 x 2048
+    # and 768 x 2048 by 0.04x-0.10x (m33_56_small_n_sweep_h200.json), where the last-wave cost
+    # model splits K eight ways for it, four for the tile of 64.
     *(Rule("decode/02_swap_ab_wgmma", dt, capability=(90, 90), layouts=_LINEAR, m=m, n=n, k=(1024, 2047),
            params={**p, "BN": bn}, device=_H200,
-           note="measured on an H200 by scripts/decode_sweep.py (docs/results/m33_56_short_k_*_h200.json)")
+           note="measured on an H200 by scripts/decode_sweep.py (docs/results/m33_56_short_k_*_h200.json, "
+                "m33_56_wide_short_k_*_h200.json)")
       for dt in ("bfloat16", "float16") for m, bn in H200_NARROW_TOKEN_TILE
       for n, p in (((12288, 32768), {"BM": 128, "BK": 128, "STAGES": 4, "IN_FLIGHT": 1}),
                    ((1024, 12287), {"BM": 64, "BK": 128, "STAGES": 6, "IN_FLIGHT": 1}))),
@@ -550,10 +561,21 @@ RULES: tuple[Rule, ...] = (
            note="measured on an H200 by scripts/decode_sweep.py (docs/results/m65_112_narrow_two_tiles_*_h200.json)")
       for dt in ("bfloat16", "float16") for m, bn in H200_TWO_SMALL_TOKEN_TILES),
     # The same at 113-192 rows of a weight of 1024-2047 rows: two tiles of 64-96 tokens, where the
-    # H100's decode/02 rule ran (two or three tiles of 64 on 128-row tiles of W). Swept at 120, 136,
-    # 160 and 184 rows on four weights (docs/results/m113_192_narrow_two_tiles_sweep_h200.json):
-    # ahead at all 16, 120 x 1024 x 4096 1.07x against 0.85x, 136 x 1024 x 8192 0.96x against
-    # 0.79x, 160 x 1024 x 8192 1.21x against 1.07x, 184 x 1536 x 1536 0.76x against 0.69x.
+    # H100's decode/02 rule ran (two or three tiles of 64 on 128-row tiles of W). Up to K = 3072
+    # unsplit, 128 k a stage, the deepest ring that fits; beyond, the split last wave with eight
+    # stages of 64 k. Swept at 120, 136, 160 and 184 rows on four weights
+    # (docs/results/m113_192_narrow_two_tiles_sweep_h200.json): the split two tiles ahead of the
+    # rules before at all 16 by 0.06x-0.24x (120 x 1024 x 4096 1.07x against 0.85x, 160 x 1024 x
+    # 8192 1.21x against 1.07x); the unsplit ones further ahead at 120 x 1536 x 1536 (1.11x against
+    # 0.82x). Checked three times on weights they were not drawn from, the bounds moving with
+    # each: the unsplit tiles ahead of the split at K of 1024-3072 (by 0.13x-0.32x at 1024-2048,
+    # 0.03x-0.06x at 2560-3072), behind from K = 4096 (0.02x-0.04x there, 0.10x-0.35x at
+    # 5120-8192; m113_192_narrow_two_tiles_check_h200.json, _check2); seven stages ahead of five
+    # at BN 64 by 0.05x-0.11x (_rings). As shipped (_check3, 114-180 rows on six weights): ahead
+    # of the rules before at all 24 by 0.03x-0.47x (140 x 1024 x 1024 1.10x against 0.63x, 114 x
+    # 1792 x 1792 1.11x against 0.69x, 140 x 1280 x 7168 0.95x against 0.76x). K past 8192 keeps
+    # the rules below: at 1536 x 8960 the unsplit two tiles ran 0.02x-0.24x behind them; the split
+    # ones were not measured there.
     *(Rule("decode/02_swap_ab_wgmma", dt, capability=(90, 90), layouts=_LINEAR, m=m, n=(1024, 2047), k=k,
            params={"BM": 64, "BN": bn, **p}, device=_H200,
            note="measured on an H200 by scripts/decode_sweep.py (docs/results/m113_192_narrow_two_tiles_*_h200.json)")
@@ -571,7 +593,7 @@ RULES: tuple[Rule, ...] = (
     # 0.61x, 72 x 3584 x 14336 1.01x against 0.70x, 88 x 2560 x 10240 1.00x against 0.84x. At 104
     # rows with K of 10240-14336 the two tiles of 56 on the H100's 128-row tiles of W ran 0.93x and
     # 0.89x, against 0.81x and 0.84x on 64-row tiles and 0.91x and 0.85x for the rule below, which
-    # keeps them. At 89-96 rows with K past 4096 (N to 4095) nothing was measured. Checked on
+    # keeps them. (89-96 rows with K past 4096, N to 4095: the next rule.) Checked on
     # weights and rows they were not drawn from (m65_112_k_gap_check_h200.json): two tiles at K of
     # 1024-1536 ahead at all 15 by 0.19x-0.52x (68 x 2560 x 1024 1.14x against 0.63x, 108 x 4096 x
     # 1280 0.98x against 0.63x); at 97-112 rows with K of 5120-7168 ahead at six of eight by
@@ -590,7 +612,11 @@ RULES: tuple[Rule, ...] = (
     # above's one tile carried to the rows it left (where the H100's decode/02 rule ran). Swept at 90
     # and 94 rows on four weights (docs/results/m89_96_k_past_4096_sweep_h200.json): ahead at all
     # eight by 0.12x-0.22x, 90 x 2560 x 10240 0.99x against 0.83x, 94 x 3072 x 8192 0.85x against
-    # 0.66x, 90 x 3584 x 14336 1.02x against 0.80x; two tiles of 48 ran 0.78x-0.95x.
+    # 0.66x, 90 x 3584 x 14336 1.02x against 0.80x; two tiles of 48 ran 0.78x-0.95x. Checked at 89,
+    # 93 and 96 rows on five weights it was not drawn from (m89_96_k_past_4096_check_h200.json):
+    # ahead at all 15 by 0.02x-0.20x (89 x 3840 x 8192 1.03x against 0.82x, 89 x 2304 x 12288 0.97x
+    # against 0.78x), least at 3072 x 16383 (0.64x-0.65x against 0.62x-0.63x); 128-row tiles of W
+    # behind at all 15.
     *(Rule("decode/02_swap_ab_wgmma", dt, capability=(90, 90), layouts=_LINEAR, m=m, n=(2048, 4095),
            k=(4097, 16383), params={"BM": 64, "BN": bn, "BK": 64, "STAGES": 8, "IN_FLIGHT": 1}, device=_H200,
            note="measured on an H200 by scripts/decode_sweep.py (docs/results/m89_96_k_past_4096_*_h200.json)")
