@@ -289,20 +289,21 @@ PY
     clocks)
       # What the power cap does: the SM clock and power while each of CLOCKS_KERNELS (default rung
       # 06 with its default parameters, then cuBLAS; "auto" is warpgemm's dispatch) runs CLOCKS_N^3
-      # bf16 GEMMs back to back for CLOCKS_S seconds (defaults 8192 and 4; nvidia-smi samples every
-      # 100 ms, read only), and the wgmma pipe metrics this ncu knows. "Loaded" means the samples
-      # drawing at least 90% of the run's highest power: the clock the cap allows.
-      cn=${CLOCKS_N:-8192}
+      # GEMMs of CLOCKS_DTYPE (default bfloat16) back to back for CLOCKS_S seconds (defaults 8192
+      # and 4; nvidia-smi samples every 100 ms, read only), and the wgmma pipe metrics this ncu
+      # knows. "Loaded" means the samples drawing at least 90% of the run's highest power: the
+      # clock the cap allows.
+      cn=${CLOCKS_N:-8192} cdt=${CLOCKS_DTYPE:-bfloat16}
       for who in ${CLOCKS_KERNELS:-hopper/06_tma_store_epilogue cublas}; do
-        csv="$OUT/clocks_${cn}_${who//\//_}.csv"
+        csv="$OUT/clocks_${cn}_${cdt}_${who//\//_}.csv"
         nvidia-smi --query-gpu=timestamp,clocks.sm,clocks.mem,power.draw,temperature.gpu,clocks_event_reasons.active \
           --format=csv,noheader -lms 100 > "$csv" &
         smi=$!
-        python3 - "$who" "$cn" "${CLOCKS_S:-4}" <<'PY' 2>&1 | tee -a "$OUT/clocks.log"
+        python3 - "$who" "$cn" "${CLOCKS_S:-4}" "$cdt" <<'PY' 2>&1 | tee -a "$OUT/clocks.log"
 import sys, time, torch, warpgemm
-who, n, seconds = sys.argv[1], int(sys.argv[2]), float(sys.argv[3])
-a = torch.randn(n, n, device="cuda", dtype=torch.bfloat16)
-b = torch.randn(n, n, device="cuda", dtype=torch.bfloat16).t()
+who, n, seconds, dtype = sys.argv[1], int(sys.argv[2]), float(sys.argv[3]), getattr(torch, sys.argv[4])
+a = torch.randn(n, n, device="cuda", dtype=dtype)
+b = torch.randn(n, n, device="cuda", dtype=dtype).t()
 f = (lambda: a @ b) if who == "cublas" else (lambda: warpgemm.matmul(a, b, kernel=who))
 f(); torch.cuda.synchronize()
 s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
@@ -311,7 +312,7 @@ while time.time() - t0 < seconds:
     for _ in range(20): f()
     calls += 20; torch.cuda.synchronize()
 e.record(); e.synchronize()
-print(f"{who} at {n}^3: {calls} calls, {2 * n**3 * calls / (s.elapsed_time(e) * 1e-3) / 1e12:.1f} TFLOP/s over {seconds:g} s")
+print(f"{who} at {n}^3 {dtype}: {calls} calls, {2 * n**3 * calls / (s.elapsed_time(e) * 1e-3) / 1e12:.1f} TFLOP/s over {seconds:g} s")
 PY
         kill $smi
         awk -F', ' '{c[NR]=$2+0; p[NR]=$4+0; if ($4+0 > m) m=$4+0} END {
