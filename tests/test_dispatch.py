@@ -392,6 +392,17 @@ def test_every_one_token_tile_the_h200_takes_fits_its_ring_in_shared_memory_and_
             assert params["STAGES"] == 8 or not spec.valid(deeper)
 
 
+def test_the_narrow_weights_unsplit_two_token_tiles_fill_shared_memory_with_their_ring_of_128_k():
+    # 113-192 rows of weights of 1024-2047 rows with K up to 3072: the deepest ring that fits (seven
+    # stages ran 0.05x-0.11x ahead of five at 120 rows, m113_192_narrow_two_tiles_rings_h200.json)
+    spec = catalog.get(WGMMA)
+    for m in (113, 128, 129, 144, 145, 160, 161, 176, 177, 192):
+        rule = dispatch.choose(90, "bfloat16", m, 1536, 2048, layouts=("row", "col"), device="NVIDIA H200")
+        params = spec.resolve(rule.params)
+        assert rule.params == _two_unsplit_token_tiles(m) and spec.valid(params)
+        assert not spec.valid({**params, "STAGES": params["STAGES"] + 1})
+
+
 @pytest.mark.parametrize("m,bn", [(33, 40), (40, 40), (41, 48), (48, 48), (49, 56), (56, 56)])
 @pytest.mark.parametrize("n,k,bm", [(4096, 4096, 64), (6144, 4096, 64), (4096, 14336, 64), (1024, 2048, 64),
                                     (12287, 16383, 64), (12288, 4096, 128), (28672, 2048, 128), (32768, 4096, 128),
