@@ -258,6 +258,10 @@ def _two_unsplit_token_tiles(m: int) -> dict:
 def _h200_at_65_to_192_rows(m: int, n: int, k: int) -> tuple[str, dict] | None:
     """The H200's own choice (kernel, params) for an M x N x K Linear problem at 65-192 rows, by the
     buckets measured (N and K as the sweeps and their checks bound them), or None outside them."""
+    if 97 <= m <= 112 and 2048 <= n <= 4095 and 8193 <= k <= 16384:  # past the two tiles' K
+        return WGMMA, {"BM": 128, "BN": 56, "BK": 128, "STAGES": 4, "IN_FLIGHT": 1}
+    if 129 <= m <= 192 and 2048 <= n <= 4095 and 8193 <= k <= 16384:
+        return WGMMA, _one_token_tile(m, 64)
     if k > 16383:
         return None
     if 129 <= m <= 192 and 2048 <= n <= 4096 and k <= 8192:
@@ -317,6 +321,12 @@ _H200_65_TO_192_ROWS = {
     (114, 1792, 1792): (WGMMA, _two_unsplit_token_tiles(114)), (140, 1024, 1024): (WGMMA, _two_unsplit_token_tiles(140)),
     (180, 1024, 1024): (WGMMA, _two_unsplit_token_tiles(180)),
     (140, 1280, 7168): (WGMMA, _two_token_tiles(140)), (144, 1152, 8192): (WGMMA, _two_token_tiles(144)),
+    # past the two tiles' K on weights of 2048-4095 rows (m97_192_long_k_sweep_h200.json): one tile
+    # 0.96x against 0.58x, 1.03x against 0.84x, 0.96x against 0.72x; two tiles of 56 on 128-row
+    # tiles of W 0.91x against 0.84x
+    (144, 3584, 14336): (WGMMA, _one_token_tile(144, 64)), (192, 3072, 11008): (WGMMA, _one_token_tile(192, 64)),
+    (176, 2048, 16384): (WGMMA, _one_token_tile(176, 64)),
+    (104, 2048, 16384): (WGMMA, {"BM": 128, "BN": 56, "BK": 128, "STAGES": 4, "IN_FLIGHT": 1}),
     # one tile of 72-88 tokens where 96 ran before (m65_88_exact_token_tile_sweep_h200.json): 0.93x
     # against 0.70x, 0.98x against 0.78x, 1.10x against 0.87x, 0.91x against 0.73x, 0.94x against
     # 0.89x, 0.91x against 0.86x; 128-row tiles of W 1.01x against 0.98x, 0.95x both
@@ -443,7 +453,8 @@ def test_33_to_56_tokens_keep_the_tile_of_64_outside_the_h200s_buckets_measured(
     (80, 3072, 1023), (92, 2048, 16384),  # the two small tiles' K bounds on weights of 2048-4096 rows
     (80, 1023, 4096), (80, 1536, 1023), (80, 1536, 8193),  # and their N and K bounds on narrower ones
     (100, 1536, 8960),    # K past 8192: behind the rules before (0.84x against 0.85x)
-    (104, 2560, 10240),   # 97-112 rows, K past 8192: the H100's tiles of W ahead (0.91x against 0.81x)
+    (104, 2560, 16385),   # 97-112 rows, K past 16384
+    (150, 3072, 16385),
     (72, 3072, 1023),     # K below the gaps'
     (64, 3072, 4096), (113, 3072, 4096),                    # and their rows'
     (120, 4096, 8192),    # decode/02's 64-row tiles (1.03x), below the K where 128 x 64 tiles won

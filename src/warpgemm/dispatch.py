@@ -690,6 +690,23 @@ RULES: tuple[Rule, ...] = (
       for m, bn, deep, wide in H200_ONE_TOKEN_TILE
       for n, bm, stages in ((((4096, 8192), 64, deep), ((8193, 32768), 128, wide)) if m[0] > 96 else
                             (((4096, 12287), 64, deep), ((16385, 32768), 128, wide)))),
+    # fp16 / bf16 with K of 8193-16384 at 97-192 rows of a weight of 2048-4095 rows in the Linear
+    # layout on the H200, past the two-tile rules' K, where the H100's decode/02 rule ran (two or
+    # three tiles of 64 tokens on 128-row tiles of W): at 129-192 rows the one tile of the rule
+    # above on 64-row tiles of W; at 97-112 rows two tiles of 56 on the H100's 128-row tiles.
+    # Swept at 104, 144, 176 and 192 rows on four weights (2048 x 16384 to 3584 x 14336;
+    # docs/results/m97_192_long_k_sweep_h200.json): one tile ahead of the rules before at all 12 by
+    # 0.05x-0.38x (144 x 3584 x 14336 0.96x against 0.58x, 192 x 3072 x 11008 1.03x against 0.84x)
+    # and of two tiles on either tiling of W by 0.01x-0.13x; at 104 rows two tiles of 56 on 128-row
+    # tiles ahead at all four by 0.03x-0.07x (104 x 2048 x 16384 0.91x against 0.84x), of 64-row
+    # tiles and of one tile of 128 too.
+    *(Rule("decode/02_swap_ab_wgmma", dt, capability=(90, 90), layouts=_LINEAR, m=m, n=(2048, 4095),
+           k=(8193, 16384), params=p, device=_H200,
+           note="measured on an H200 by scripts/decode_sweep.py (docs/results/m97_192_long_k_*_h200.json)")
+      for dt in ("bfloat16", "float16")
+      for m, p in (*((m, {"BM": 128, "BN": bn, "BK": 128, "STAGES": 4, "IN_FLIGHT": 1})
+                     for m, bn in narrowest_token_tiles((97, 112), 2)),
+                   *((m, _h200_one_token_tile(bn, 64, deep)) for m, bn, deep, _ in H200_ONE_TOKEN_TILE if m[0] > 96))),
     # fp16 / bf16 with 65-128 rows in the Linear layout on the H200, where the rule above does not
     # reach: rung 06 in tiles of 64 rows with deep rings. Here the weight is read from HBM about
     # once, and what sets the speed is how many of its bytes each SM keeps in flight and how full
