@@ -449,7 +449,11 @@ PY
       rule_check m33_56_short_k_check "" m33_56_short_k BM=64,BK=128,STAGES=6,IN_FLIGHT=1 "34 40,45 48,53 56" \
         1024x1024 2048x1536 6144x1024 10240x1280 3584x2047 14336x1024
       rule_check m33_56_wide_short_k_check "" m33_56_short_k BM=128,BK=128,STAGES=4,IN_FLIGHT=1 "34 40,44 48,55 56" \
-        13824x1024 24576x1536 32000x2047 18432x1280 12288x2000 ;;
+        13824x1024 24576x1536 32000x2047 18432x1280 12288x2000
+      rule_check m97_192_long_k_check "" m97_192_long_k BM=64,BK=64,STAGES=8,IN_FLIGHT=1 "100 56,110 56" \
+        2304x12288 2816x9216 3328x10240 3840x16000 2048x13824
+      rule_check m97_192_long_k_check "" m97_192_long_k BM=128,BK=128,STAGES=4,IN_FLIGHT=1 "136 72,160 80,184 96" \
+        2304x12288 2816x9216 3328x10240 3840x16000 2048x13824 ;;
     h200_gaps)
       # The cells at 33-192 rows the H200's own rules did not reach (docs/decode.md, "The last cells
       # the H100's rule served"; h200_gap_rules checks the rules drawn from it): the tile of tokens

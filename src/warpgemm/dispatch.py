@@ -699,7 +699,11 @@ RULES: tuple[Rule, ...] = (
     # 0.05x-0.38x (144 x 3584 x 14336 0.96x against 0.58x, 192 x 3072 x 11008 1.03x against 0.84x)
     # and of two tiles on either tiling of W by 0.01x-0.13x; at 104 rows two tiles of 56 on 128-row
     # tiles ahead at all four by 0.03x-0.07x (104 x 2048 x 16384 0.91x against 0.84x), of 64-row
-    # tiles and of one tile of 128 too.
+    # tiles and of one tile of 128 too. Checked at 100-184 rows on five weights it was not drawn
+    # from (m97_192_long_k_check_h200.json): two tiles of 56 ahead at all 10 by 0.02x-0.07x (100 x
+    # 3328 x 10240 0.91x against 0.84x); one tile ahead at all 15 by 0.02x-0.48x (136 x 3840 x 16000
+    # 0.98x against 0.50x), of two tiles on 128-row tiles at 14, behind them at 184 x 2304 x 12288
+    # (0.936x against 0.955x).
     *(Rule("decode/02_swap_ab_wgmma", dt, capability=(90, 90), layouts=_LINEAR, m=m, n=(2048, 4095),
            k=(8193, 16384), params=p, device=_H200,
            note="measured on an H200 by scripts/decode_sweep.py (docs/results/m97_192_long_k_*_h200.json)")
