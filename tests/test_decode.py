@@ -366,7 +366,8 @@ def test_the_h200_rules_choices_for_33_to_64_rows_of_wide_weights_are_correct_on
                                    (144, 8191, 1000), (145, 8193, 4097), (160, 32767, 64), (161, 5121, 16383),
                                    (177, 10241, 2048), (192, 4100, 8193),
                                    (89, 2049, 4097), (93, 4095, 16383), (96, 3001, 9000),
-                                   (136, 2817, 9000), (192, 4095, 8193), (184, 2048, 16384)])
+                                   (136, 2817, 9000), (192, 4095, 8193), (184, 2048, 16384),
+                                   (66, 1025, 8193), (88, 2047, 16384)])
 def test_the_h200_rules_one_token_tile_at_65_to_96_and_129_to_192_rows_is_correct_on_ragged_weights(m, n, k):
     # every token in one tile of 72-192 (ragged: a tile of 72 holding 65 tokens), 64- or 128-row
     # tiles of W with the deepest ring that fits, the split last wave; the last tile of W ragged
@@ -383,7 +384,8 @@ def test_the_h200_rules_one_token_tile_at_65_to_96_and_129_to_192_rows_is_correc
                                    (129, 2049, 4093), (144, 4096, 8192), (150, 3001, 520), (176, 4095, 64),
                                    (177, 2048, 8191), (192, 4096, 1000),
                                    (113, 1025, 1024), (128, 2047, 8192), (130, 1500, 4093), (192, 1024, 1030),
-                                   (140, 1100, 3072), (160, 2047, 2000), (100, 2500, 9000), (112, 4095, 16384)])
+                                   (140, 1100, 3072), (160, 2047, 2000), (100, 2500, 9000), (112, 4095, 16384),
+                                   (97, 1025, 12000), (130, 1100, 9000), (192, 2047, 16384)])
 def test_the_h200_rules_two_token_tiles_at_65_to_112_and_129_to_192_rows_of_narrow_weights_are_correct(m, n, k):
     # the tokens in two tiles (the second ragged) of 40-56 at 65-112 rows (weights of 1024-4096 rows)
     # and of 64-96 at 113-192 (weights of 1024-2047 rows from 113), 64-row tiles of W (128-row ones

@@ -258,9 +258,13 @@ def _two_unsplit_token_tiles(m: int) -> dict:
 def _h200_at_65_to_192_rows(m: int, n: int, k: int) -> tuple[str, dict] | None:
     """The H200's own choice (kernel, params) for an M x N x K Linear problem at 65-192 rows, by the
     buckets measured (N and K as the sweeps and their checks bound them), or None outside them."""
-    if 97 <= m <= 112 and 2048 <= n <= 4095 and 8193 <= k <= 16384:  # past the two tiles' K
+    if 97 <= m <= 112 and 1024 <= n <= 4095 and 8193 <= k <= 16384:  # past the two tiles' K
         return WGMMA, {"BM": 128, "BN": 56, "BK": 128, "STAGES": 4, "IN_FLIGHT": 1}
     if 129 <= m <= 192 and 2048 <= n <= 4095 and 8193 <= k <= 16384:
+        return WGMMA, _one_token_tile(m, 64)
+    if 129 <= m <= 192 and 1024 <= n <= 2047 and 8193 <= k <= 16384:
+        return WGMMA, _two_token_tiles(m)
+    if 65 <= m <= 88 and 1024 <= n <= 2047 and 8193 <= k <= 16384:
         return WGMMA, _one_token_tile(m, 64)
     if k > 16383:
         return None
@@ -327,6 +331,11 @@ _H200_65_TO_192_ROWS = {
     (144, 3584, 14336): (WGMMA, _one_token_tile(144, 64)), (192, 3072, 11008): (WGMMA, _one_token_tile(192, 64)),
     (176, 2048, 16384): (WGMMA, _one_token_tile(176, 64)),
     (104, 2048, 16384): (WGMMA, {"BM": 128, "BN": 56, "BK": 128, "STAGES": 4, "IN_FLIGHT": 1}),
+    # and on weights of 1024-2047 rows (m65_192_narrow_long_k_sweep_h200.json): one tile 0.95x
+    # against 0.72x, two tiles of 56 on 128-row tiles 0.86x against 0.72x, two tiles 0.91x against 0.66x
+    (68, 1792, 12288): (WGMMA, _one_token_tile(68, 64)),
+    (104, 1152, 16384): (WGMMA, {"BM": 128, "BN": 56, "BK": 128, "STAGES": 4, "IN_FLIGHT": 1}),
+    (144, 1152, 16384): (WGMMA, _two_token_tiles(144)),
     # one tile of 72-88 tokens where 96 ran before (m65_88_exact_token_tile_sweep_h200.json): 0.93x
     # against 0.70x, 0.98x against 0.78x, 1.10x against 0.87x, 0.91x against 0.73x, 0.94x against
     # 0.89x, 0.91x against 0.86x; 128-row tiles of W 1.01x against 0.98x, 0.95x both
@@ -447,12 +456,12 @@ def test_33_to_56_tokens_keep_the_tile_of_64_outside_the_h200s_buckets_measured(
 
 @pytest.mark.parametrize("m,n,k", [
     (184, 1023, 4096),    # narrower than measured
-    (136, 2047, 8193),    # K past the narrow weights' two tiles
+    (136, 2047, 16385),   # K past the narrow weights' two tiles
+    (92, 1536, 8193), (120, 1536, 8960),  # 89-96 and 113-128 rows past K 8192 on narrow weights
     (112, 14336, 4096),   # clusters of 64 x 256: 0.95x against 0.96x from 104 rows
     (104, 4096, 10240),   # 97-112 rows past the two tiles' K: not measured on 64-row tiles
     (80, 3072, 1023), (92, 2048, 16384),  # the two small tiles' K bounds on weights of 2048-4096 rows
-    (80, 1023, 4096), (80, 1536, 1023), (80, 1536, 8193),  # and their N and K bounds on narrower ones
-    (100, 1536, 8960),    # K past 8192: behind the rules before (0.84x against 0.85x)
+    (80, 1023, 4096), (80, 1536, 1023), (80, 1536, 16385),  # and their N and K bounds on narrower ones
     (104, 2560, 16385),   # 97-112 rows, K past 16384
     (150, 3072, 16385),
     (72, 3072, 1023),     # K below the gaps'
