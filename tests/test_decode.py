@@ -386,7 +386,7 @@ def test_the_h200_rules_one_token_tile_at_65_to_96_and_129_to_192_rows_is_correc
                                    (113, 1025, 1024), (128, 2047, 8192), (130, 1500, 4093), (192, 1024, 1030),
                                    (140, 1100, 3072), (160, 2047, 2000), (100, 2500, 9000), (112, 4095, 16384),
                                    (97, 1025, 12000), (130, 1100, 9000), (192, 2047, 16384)])
-def test_the_h200_rules_two_token_tiles_at_65_to_112_and_129_to_192_rows_of_narrow_weights_are_correct(m, n, k):
+def test_the_h200_rules_two_token_tiles_at_65_to_192_rows_of_narrow_weights_are_correct(m, n, k):
     # the tokens in two tiles (the second ragged) of 40-56 at 65-112 rows (weights of 1024-4096 rows)
     # and of 64-96 at 113-192 (weights of 1024-2047 rows from 113), 64-row tiles of W (128-row ones
     # at 97-112 rows past K 8192), on ragged weights

@@ -332,11 +332,11 @@ RULES: tuple[Rule, ...] = (
     # The same narrow tiles of tokens at 33-56 rows with K of 1024-2047, where the rule below ran
     # the default tile of 64, with the tiles of W the rule above takes by N. Swept at 40 rows
     # (docs/results/m33_56_short_k_sweep_h200.json): 40 x 4096 x 1024 0.85x against 0.75x, 40 x
-    # 8192 x 1536 1.08x against 0.97x; checked at 34, 45 and 53 rows on six weights of 1024-10240
+    # 8192 x 1536 1.08x against 0.97x; checked at 34, 45 and 53 rows on five weights of 1024-10240
     # rows (m33_56_short_k_check_h200.json): ahead at all 15 by 0.02x-0.15x (34 x 6144 x 1024 1.04x
     # against 0.89x), least at 53 rows. On weights of 12288-28672 rows the narrow tile on 128-row
     # tiles of W was ahead or level at 36 and 52 rows (m33_56_wide_short_k_sweep_h200.json: 0.01x-
-    # 0.05x ahead at 36 rows, 0.00x-0.02x at 52) and, checked at 34, 44 and 55 rows on five other
+    # 0.05x ahead at 36 rows, 0.00x-0.01x at 52) and, checked at 34, 44 and 55 rows on five other
     # weights (m33_56_wide_short_k_check_h200.json), ahead at 8 of 15 by 0.02x-0.08x (34 x 12288 x
     # 2000 0.96x against 0.87x), level at 7, never behind by more than 0.004x. Weights under 1024
     # rows keep the tile of 64: the narrow tile was ahead at four of six but behind at 512 x 2048
@@ -566,16 +566,16 @@ RULES: tuple[Rule, ...] = (
     # stages of 64 k. Swept at 120, 136, 160 and 184 rows on four weights
     # (docs/results/m113_192_narrow_two_tiles_sweep_h200.json): the split two tiles ahead of the
     # rules before at all 16 by 0.06x-0.24x (120 x 1024 x 4096 1.07x against 0.85x, 160 x 1024 x
-    # 8192 1.21x against 1.07x); the unsplit ones further ahead at 120 x 1536 x 1536 (1.11x against
-    # 0.82x). Checked three times on weights they were not drawn from, the bounds moving with
+    # 8192 1.21x against 1.07x); the unsplit ones further ahead at 120 x 1536 x 1536 (1.11x, against
+    # 0.82x for the split and 0.67x for the rules before). Checked three times on weights they were not drawn from, the bounds moving with
     # each: the unsplit tiles ahead of the split at K of 1024-3072 (by 0.13x-0.32x at 1024-2048,
     # 0.03x-0.06x at 2560-3072), behind from K = 4096 (0.02x-0.04x there, 0.10x-0.35x at
     # 5120-8192; m113_192_narrow_two_tiles_check_h200.json, _check2); seven stages ahead of five
     # at BN 64 by 0.05x-0.11x (_rings). As shipped (_check3, 114-180 rows on six weights): ahead
     # of the rules before at all 24 by 0.03x-0.47x (140 x 1024 x 1024 1.10x against 0.63x, 114 x
-    # 1792 x 1792 1.11x against 0.69x, 140 x 1280 x 7168 0.95x against 0.76x). K past 8192 keeps
-    # the rules below: at 1536 x 8960 the unsplit two tiles ran 0.02x-0.24x behind them; the split
-    # ones were not measured there.
+    # 1792 x 1792 1.11x against 0.69x, 140 x 1280 x 7168 0.95x against 0.76x). Past K = 8192 the
+    # split two tiles carry on at 129-192 rows (a rule below, m65_192_narrow_long_k); the unsplit
+    # ones ran 0.02x-0.24x behind the rules before at 1536 x 8960.
     *(Rule("decode/02_swap_ab_wgmma", dt, capability=(90, 90), layouts=_LINEAR, m=m, n=(1024, 2047), k=k,
            params={"BM": 64, "BN": bn, **p}, device=_H200,
            note="measured on an H200 by scripts/decode_sweep.py (docs/results/m113_192_narrow_two_tiles_*_h200.json)")
@@ -614,7 +614,7 @@ RULES: tuple[Rule, ...] = (
     # eight by 0.12x-0.22x, 90 x 2560 x 10240 0.99x against 0.83x, 94 x 3072 x 8192 0.85x against
     # 0.66x, 90 x 3584 x 14336 1.02x against 0.80x; two tiles of 48 ran 0.78x-0.95x. Checked at 89,
     # 93 and 96 rows on five weights it was not drawn from (m89_96_k_past_4096_check_h200.json):
-    # ahead at all 15 by 0.02x-0.20x (89 x 3840 x 8192 1.03x against 0.82x, 89 x 2304 x 12288 0.97x
+    # ahead at all 15 by 0.02x-0.20x (89 x 3840 x 8192 1.02x against 0.82x, 89 x 2304 x 12288 0.97x
     # against 0.78x), least at 3072 x 16383 (0.64x-0.65x against 0.62x-0.63x); 128-row tiles of W
     # behind at all 15.
     *(Rule("decode/02_swap_ab_wgmma", dt, capability=(90, 90), layouts=_LINEAR, m=m, n=(2048, 4095),
@@ -697,13 +697,14 @@ RULES: tuple[Rule, ...] = (
     # Swept at 104, 144, 176 and 192 rows on four weights (2048 x 16384 to 3584 x 14336;
     # docs/results/m97_192_long_k_sweep_h200.json): one tile ahead of the rules before at all 12 by
     # 0.05x-0.38x (144 x 3584 x 14336 0.96x against 0.58x, 192 x 3072 x 11008 1.03x against 0.84x)
-    # and of two tiles on either tiling of W by 0.01x-0.13x; at 104 rows two tiles of 56 on 128-row
-    # tiles ahead at all four by 0.03x-0.07x (104 x 2048 x 16384 0.91x against 0.84x), of 64-row
-    # tiles and of one tile of 128 too. Checked at 100-184 rows on five weights it was not drawn
+    # and of the better of two tiles on either tiling of W at 11 by 0.01x-0.06x, level at 192 x
+    # 2048 x 16384; at 104 rows two tiles of 56 on 128-row tiles ahead at all four by 0.03x-0.07x
+    # (104 x 2048 x 16384 0.91x against 0.84x), of 64-row tiles at all four and of one tile of 128
+    # at three (level at 104 x 2048 x 16384). Checked at 100-184 rows on five weights it was not drawn
     # from (m97_192_long_k_check_h200.json): two tiles of 56 ahead at all 10 by 0.02x-0.07x (100 x
     # 3328 x 10240 0.91x against 0.84x); one tile ahead at all 15 by 0.02x-0.48x (136 x 3840 x 16000
-    # 0.98x against 0.50x), of two tiles on 128-row tiles at 14, behind them at 184 x 2304 x 12288
-    # (0.936x against 0.955x).
+    # 0.98x against 0.50x), of two tiles on 128-row tiles at 11, level at 3, behind them at 184 x
+    # 2304 x 12288 (0.936x against 0.955x).
     *(Rule("decode/02_swap_ab_wgmma", dt, capability=(90, 90), layouts=_LINEAR, m=m, n=(2048, 4095),
            k=(8193, 16384), params=p, device=_H200,
            note="measured on an H200 by scripts/decode_sweep.py (docs/results/m97_192_long_k_*_h200.json)")
