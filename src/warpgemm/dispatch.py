@@ -693,7 +693,8 @@ RULES: tuple[Rule, ...] = (
     # fp16 / bf16 with K of 8193-16384 at 97-192 rows of a weight of 2048-4095 rows in the Linear
     # layout on the H200, past the two-tile rules' K, where the H100's decode/02 rule ran (two or
     # three tiles of 64 tokens on 128-row tiles of W): at 129-192 rows the one tile of the rule
-    # above on 64-row tiles of W; at 97-112 rows two tiles of 56 on the H100's 128-row tiles.
+    # above on 64-row tiles of W; at 97-112 rows two tiles of 56 on the H100's 128-row tiles, on
+    # weights from 1024 rows (the next rule's sweep measured those).
     # Swept at 104, 144, 176 and 192 rows on four weights (2048 x 16384 to 3584 x 14336;
     # docs/results/m97_192_long_k_sweep_h200.json): one tile ahead of the rules before at all 12 by
     # 0.05x-0.38x (144 x 3584 x 14336 0.96x against 0.58x, 192 x 3072 x 11008 1.03x against 0.84x)
@@ -705,18 +706,20 @@ RULES: tuple[Rule, ...] = (
     # 3328 x 10240 0.91x against 0.84x); one tile ahead at all 15 by 0.02x-0.48x (136 x 3840 x 16000
     # 0.98x against 0.50x), of two tiles on 128-row tiles at 11, level at 3, behind them at 184 x
     # 2304 x 12288 (0.936x against 0.955x).
-    *(Rule("decode/02_swap_ab_wgmma", dt, capability=(90, 90), layouts=_LINEAR, m=m, n=(2048, 4095),
-           k=(8193, 16384), params=p, device=_H200,
-           note="measured on an H200 by scripts/decode_sweep.py (docs/results/m97_192_long_k_*_h200.json)")
+    *(Rule("decode/02_swap_ab_wgmma", dt, capability=(90, 90), layouts=_LINEAR, m=m, n=n, k=(8193, 16384),
+           params=p, device=_H200,
+           note="measured on an H200 by scripts/decode_sweep.py (docs/results/m97_192_long_k_*_h200.json, "
+                "m65_192_narrow_long_k_sweep_h200.json)")
       for dt in ("bfloat16", "float16")
-      for m, p in (*((m, {"BM": 128, "BN": bn, "BK": 128, "STAGES": 4, "IN_FLIGHT": 1})
-                     for m, bn in narrowest_token_tiles((97, 112), 2)),
-                   *((m, _h200_one_token_tile(bn, 64, deep)) for m, bn, deep, _ in H200_ONE_TOKEN_TILE if m[0] > 96))),
+      for m, n, p in (*((m, (1024, 4095), {"BM": 128, "BN": bn, "BK": 128, "STAGES": 4, "IN_FLIGHT": 1})
+                        for m, bn in narrowest_token_tiles((97, 112), 2)),
+                      *((m, (2048, 4095), _h200_one_token_tile(bn, 64, deep))
+                        for m, bn, deep, _ in H200_ONE_TOKEN_TILE if m[0] > 96))),
     # The same K of 8193-16384 on weights of 1024-2047 rows (the key and value projections of
     # grouped-query attention, a small model's down projection: 1536 x 8960), where the H100's
-    # decode/02 rule ran: one tile of 72-88 tokens at 65-88 rows, the two tiles of 56 on 128-row
-    # tiles of W of the rule above at 97-112, two tiles of 72-96 split over K at 129-192 (the
-    # narrow weights' rule past K = 8192). One run at 68, 84, 104, 120, 144 and 176 rows on six
+    # decode/02 rule ran: one tile of 72-88 tokens at 65-88 rows, two tiles of 72-96 split over K at
+    # 129-192 (the narrow weights' rule past K = 8192); at 97-112 rows the rule above reaches these
+    # weights with its two tiles of 56 on 128-row tiles of W. One run at 68, 84, 104, 120, 144 and 176 rows on six
     # weights (docs/results/m65_192_narrow_long_k_sweep_h200.json), the rules drawn from three
     # (1536 x 8960, 1024 x 11008, 2047 x 14336) and held to the other three (1280 x 10240, 1792 x
     # 12288, 1152 x 16384), chosen before the run: at 65-88 rows ahead of the rules before at all
@@ -724,16 +727,13 @@ RULES: tuple[Rule, ...] = (
     # at all five by 0.02x-0.13x (held out 0.02x-0.13x), at 129-192 at all ten by 0.05x-0.25x
     # (held out 0.06x-0.25x; 144 x 1152 x 16384 0.91x against 0.66x). At N = 2047 cuBLAS runs
     # slowly (every candidate 2.6x-6.3x its speed), so those shapes count in no range though they
-    # agree. 89-96 and 113-128 rows keep the rules before (at 120 rows one
-    # tile of 128 was never behind them, by 0.00x-0.15x, but its ring of eight has not run in the
-    # GPU tests).
+    # agree. 89-96 and 113-128 rows keep the rules before (at 120 rows one tile of 128 was never
+    # behind them, by 0.00x-0.15x, but its ring of eight has not run in the GPU tests).
     *(Rule("decode/02_swap_ab_wgmma", dt, capability=(90, 90), layouts=_LINEAR, m=m, n=(1024, 2047),
            k=(8193, 16384), params=p, device=_H200,
            note="measured on an H200 by scripts/decode_sweep.py (docs/results/m65_192_narrow_long_k_sweep_h200.json)")
       for dt in ("bfloat16", "float16")
       for m, p in (*((m, _h200_one_token_tile(bn, 64, 8)) for m, bn in H200_EXACT_TOKEN_TILE),
-                   *((m, {"BM": 128, "BN": bn, "BK": 128, "STAGES": 4, "IN_FLIGHT": 1})
-                     for m, bn in narrowest_token_tiles((97, 112), 2)),
                    *((m, {"BM": 64, "BN": bn, "BK": 64, "STAGES": 8, "IN_FLIGHT": 1})
                      for m, bn in narrowest_token_tiles((129, 192), 2)))),
     # fp16 / bf16 with 65-128 rows in the Linear layout on the H200, where the rule above does not
