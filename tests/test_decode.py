@@ -397,6 +397,16 @@ def test_the_h200_rules_two_token_tiles_at_65_to_192_rows_of_narrow_weights_are_
 
 
 @needs_hopper
+@pytest.mark.parametrize("bn", [96, 128])
+@pytest.mark.parametrize("m,n,k", [(89, 1025, 8193), (96, 2047, 16384), (113, 1536, 12289), (128, 1100, 9001),
+                                   (120, 4095, 520), (1, 1000, 64)])
+def test_swap_ab_wgmma_one_tile_of_96_or_128_tokens_in_a_ring_of_eight_is_correct(m, n, k, bn):
+    # every token in one tile (ragged up to 31 empty rows), 64-row tiles of W, eight stages of 64 k:
+    # the most shared memory a one-tile ring takes (8 x (64 + 128) x 64 x 2 bytes at BN 128)
+    _check_wgmma_with_bias(m, n, k, {"BM": 64, "BN": bn, "BK": 64, "STAGES": 8, "IN_FLIGHT": 1})
+
+
+@needs_hopper
 @pytest.mark.parametrize("m,n,k", [(33, 4097, 4093), (40, 1024, 2048), (41, 6150, 16383), (48, 12287, 2050),
                                    (49, 12288, 4095), (55, 28673, 2049), (56, 3001, 8191),
                                    (34, 1025, 1024), (50, 12287, 2047), (44, 12289, 1030)])
