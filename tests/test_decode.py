@@ -367,10 +367,14 @@ def test_the_h200_rules_choices_for_33_to_64_rows_of_wide_weights_are_correct_on
                                    (177, 10241, 2048), (192, 4100, 8193),
                                    (89, 2049, 4097), (93, 4095, 16383), (96, 3001, 9000),
                                    (136, 2817, 9000), (192, 4095, 8193), (184, 2048, 16384),
-                                   (66, 1025, 8193), (88, 2047, 16384)])
-def test_the_h200_rules_one_token_tile_at_65_to_96_and_129_to_192_rows_is_correct_on_ragged_weights(m, n, k):
+                                   (66, 1025, 8193), (88, 2047, 16384),
+                                   (89, 1025, 8193), (96, 2047, 16384), (113, 1440, 8193), (128, 2047, 16000),
+                                   (72, 4097, 18000), (90, 3001, 20001), (66, 16390, 16500), (136, 8193, 16385),
+                                   (190, 2049, 17000), (150, 9000, 24001)])
+def test_the_h200_rules_one_token_tile_at_65_to_128_and_129_to_192_rows_is_correct_on_ragged_weights(m, n, k):
     # every token in one tile of 72-192 (ragged: a tile of 72 holding 65 tokens), 64- or 128-row
-    # tiles of W with the deepest ring that fits, the split last wave; the last tile of W ragged
+    # tiles of W with the deepest ring that fits, the split last wave; the last tile of W ragged;
+    # K past 16383 too
     rule = dispatch.choose(90, "bfloat16", m, n, k, layouts=("row", "col"), device="NVIDIA H200")
     assert rule.kernel == WGMMA and m <= rule.params["BN"] < m + 48
     _check_wgmma_with_bias(m, n, k, rule.params)
@@ -385,11 +389,14 @@ def test_the_h200_rules_one_token_tile_at_65_to_96_and_129_to_192_rows_is_correc
                                    (177, 2048, 8191), (192, 4096, 1000),
                                    (113, 1025, 1024), (128, 2047, 8192), (130, 1500, 4093), (192, 1024, 1030),
                                    (140, 1100, 3072), (160, 2047, 2000), (100, 2500, 9000), (112, 4095, 16384),
-                                   (97, 1025, 12000), (130, 1100, 9000), (192, 2047, 16384)])
+                                   (97, 1025, 12000), (130, 1100, 9000), (192, 2047, 16384),
+                                   (113, 1439, 8193), (128, 1025, 16384), (120, 1100, 12000),
+                                   (65, 512, 896), (100, 1000, 14337), (150, 777, 3001), (192, 1023, 16384)])
 def test_the_h200_rules_two_token_tiles_at_65_to_192_rows_of_narrow_weights_are_correct(m, n, k):
     # the tokens in two tiles (the second ragged) of 40-56 at 65-112 rows (weights of 1024-4096 rows)
-    # and of 64-96 at 113-192 (weights of 1024-2047 rows from 113), 64-row tiles of W (128-row ones
-    # at 97-112 rows past K 8192), on ragged weights
+    # and of 64-96 at 113-192 (weights of 1024-2047 rows from 113; of 1024-1439 at 113-128 past K
+    # 8192) and at 65-192 of weights of 512-1023 rows, 64-row tiles of W (128-row ones at 97-112
+    # rows past K 8192), on ragged weights
     rule = dispatch.choose(90, "bfloat16", m, n, k, layouts=("row", "col"), device="NVIDIA H200")
     assert rule.kernel == WGMMA and rule.params["BN"] in ((40, 48, 56) if m <= 112 else (64, 72, 80, 88, 96))
     assert rule.params["BN"] < m <= 2 * rule.params["BN"]

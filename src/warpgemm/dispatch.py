@@ -228,6 +228,16 @@ H200_EXACT_TOKEN_TILE = narrowest_token_tiles((65, 88))
 # The same at 33-56 rows (BN 40, 48 or 56), narrower than decode/02's default tile of 64 tokens.
 H200_NARROW_TOKEN_TILE = narrowest_token_tiles((33, 56))
 
+# K past 16383 at 65-96 and 129-192 rows of weights of 2048-32768 rows on the H200 (the down
+# projections of large models: 3584 x 18944, 5120 x 27648, 8192 x 28672): the rules whose notes
+# name this file take K without a bound, each with the choice it makes at K = 16383, where the
+# ladder's 128 x 128 tiles ran (the bound came from one H100 shape, 128 x 8192 x 28672). A tile of
+# 128 tokens holds 129-192 rows only in two tile-rows, the second nearly empty: there the 128 x 128
+# tiles ran 0.38x-0.69x cuBLAS and one tile of tokens 0.92x-1.03x, at 65-96 rows 0.75x-0.93x
+# against 0.96x-1.11x (docs/decode.md, "K past 16383"). At 97-128 rows the 128 x 128 tiles hold
+# the tokens in one tile-row and stay (0.91x-0.99x, level with or ahead of the one tile).
+_K_PAST_16383 = "K past 16383: k_past_16383_*_h200.json"
+
 
 def _h200_one_token_tile(bn: int, bm: int, stages: int) -> dict[str, int]:
     """decode/02's parameters for tiles of ``bm`` rows of W by ``bn`` tokens, a k-tile of 64 and a
@@ -602,11 +612,12 @@ RULES: tuple[Rule, ...] = (
     # against 0.77x).
     *(Rule("decode/02_swap_ab_wgmma", dt, capability=(90, 90), layouts=_LINEAR, m=m, n=n, k=k,
            params={"BM": 64, "BN": bn, "BK": 64, "STAGES": 8, "IN_FLIGHT": 1}, device=_H200,
-           note="measured on an H200 by scripts/decode_sweep.py (docs/results/m65_112_k_gap_*_h200.json)")
+           note="measured on an H200 by scripts/decode_sweep.py (docs/results/m65_112_k_gap_*_h200.json; "
+                f"{_K_PAST_16383})")
       for dt in ("bfloat16", "float16")
       for rows, bn, n, k in (*((m, bn, (2048, 4096), (1024, 2047)) for m, bn in H200_TWO_SMALL_TOKEN_TILES),
                              *((m, bn, (2048, 4096), (4097, 8192)) for m, bn in narrowest_token_tiles((97, 112), 2)),
-                             *((m, bn, (2048, 4095), (4097, 16383)) for m, bn in H200_EXACT_TOKEN_TILE))
+                             *((m, bn, (2048, 4095), (4097, INF)) for m, bn in H200_EXACT_TOKEN_TILE))
       for m in (rows,)),
     # One tile of 96 tokens at 89-96 rows of a weight of 2048-4095 rows with K of 4097-16383, the gap
     # above's one tile carried to the rows it left (where the H100's decode/02 rule ran). Swept at 90
@@ -618,8 +629,9 @@ RULES: tuple[Rule, ...] = (
     # against 0.78x), least at 3072 x 16383 (0.64x-0.65x against 0.62x-0.63x); 128-row tiles of W
     # behind at all 15.
     *(Rule("decode/02_swap_ab_wgmma", dt, capability=(90, 90), layouts=_LINEAR, m=m, n=(2048, 4095),
-           k=(4097, 16383), params={"BM": 64, "BN": bn, "BK": 64, "STAGES": 8, "IN_FLIGHT": 1}, device=_H200,
-           note="measured on an H200 by scripts/decode_sweep.py (docs/results/m89_96_k_past_4096_*_h200.json)")
+           k=(4097, INF), params={"BM": 64, "BN": bn, "BK": 64, "STAGES": 8, "IN_FLIGHT": 1}, device=_H200,
+           note="measured on an H200 by scripts/decode_sweep.py (docs/results/m89_96_k_past_4096_*_h200.json; "
+                f"{_K_PAST_16383})")
       for dt in ("bfloat16", "float16") for m, bn in narrowest_token_tiles((89, 96))),
     # fp16 / bf16 with 65-88 rows of a weight of 4096-12287 or 16385-32768 rows in the Linear layout
     # on the H200: the next rule's one tile of tokens, narrowed to the narrowest atom that holds them
@@ -637,9 +649,10 @@ RULES: tuple[Rule, ...] = (
     # 0.01x-0.25x, level (within 0.01x) at 8, never behind; 66 x 6144 x 6144 0.92x against 0.68x, 71
     # x 7168 x 4096 0.98x against 0.78x, 66 x 4096 x 8192 1.05x against 0.86x. At 89-96 rows the
     # tile of 96 is the narrowest.
-    *(Rule("decode/02_swap_ab_wgmma", dt, capability=(90, 90), layouts=_LINEAR, m=m, n=n, k=(0, 16383),
+    *(Rule("decode/02_swap_ab_wgmma", dt, capability=(90, 90), layouts=_LINEAR, m=m, n=n, k=(0, INF),
            params=_h200_one_token_tile(bn, bm, 8), device=_H200,
-           note="measured on an H200 by scripts/decode_sweep.py (docs/results/m65_88_exact_token_tile_*_h200.json)")
+           note="measured on an H200 by scripts/decode_sweep.py (docs/results/m65_88_exact_token_tile_*_h200.json; "
+                f"{_K_PAST_16383})")
       for dt in ("bfloat16", "float16") for m, bn in H200_EXACT_TOKEN_TILE
       for n, bm in (((4096, 12287), 64), ((16385, 32768), 128))),
     # fp16 / bf16 with 65-96 and 129-192 rows in the Linear layout on the H200: decode/02 with every
@@ -683,9 +696,10 @@ RULES: tuple[Rule, ...] = (
     # shapes (112 x 8192 x 8192 0.96x against 1.01x, 104 x 7168 x 4096 0.79x against 0.94x).
     # bf16 measured; fp16 runs the same kernel at the same bytes. The H100 keeps its rules (not
     # measured there).
-    *(Rule("decode/02_swap_ab_wgmma", dt, capability=(90, 90), layouts=_LINEAR, m=m, n=n, k=(0, 16383),
+    *(Rule("decode/02_swap_ab_wgmma", dt, capability=(90, 90), layouts=_LINEAR, m=m, n=n, k=(0, INF),
            params=_h200_one_token_tile(bn, bm, stages), device=_H200,
-           note="measured on an H200 by scripts/decode_sweep.py (docs/results/m65_192_wide_tokens_*_h200.json)")
+           note="measured on an H200 by scripts/decode_sweep.py (docs/results/m65_192_wide_tokens_*_h200.json; "
+                f"{_K_PAST_16383})")
       for dt in ("bfloat16", "float16")
       for m, bn, deep, wide in H200_ONE_TOKEN_TILE
       for n, bm, stages in ((((4096, 8192), 64, deep), ((8193, 32768), 128, wide)) if m[0] > 96 else
@@ -706,15 +720,16 @@ RULES: tuple[Rule, ...] = (
     # 3328 x 10240 0.91x against 0.84x); one tile ahead at all 15 by 0.02x-0.48x (136 x 3840 x 16000
     # 0.98x against 0.50x), of two tiles on 128-row tiles at 11, level at 3, behind them at 184 x
     # 2304 x 12288 (0.936x against 0.955x).
-    *(Rule("decode/02_swap_ab_wgmma", dt, capability=(90, 90), layouts=_LINEAR, m=m, n=n, k=(8193, 16384),
+    *(Rule("decode/02_swap_ab_wgmma", dt, capability=(90, 90), layouts=_LINEAR, m=m, n=n, k=k,
            params=p, device=_H200,
            note="measured on an H200 by scripts/decode_sweep.py (docs/results/m97_192_long_k_*_h200.json, "
-                "m65_192_narrow_long_k_sweep_h200.json)")
+                f"m65_192_narrow_long_k_sweep_h200.json; {_K_PAST_16383})")
       for dt in ("bfloat16", "float16")
-      for m, n, p in (*((m, (1024, 4095), {"BM": 128, "BN": bn, "BK": 128, "STAGES": 4, "IN_FLIGHT": 1})
-                        for m, bn in narrowest_token_tiles((97, 112), 2)),
-                      *((m, (2048, 4095), _h200_one_token_tile(bn, 64, deep))
-                        for m, bn, deep, _ in H200_ONE_TOKEN_TILE if m[0] > 96))),
+      for m, n, k, p in (*((m, (1024, 4095), (8193, 16384), {"BM": 128, "BN": bn, "BK": 128, "STAGES": 4,
+                                                              "IN_FLIGHT": 1})
+                           for m, bn in narrowest_token_tiles((97, 112), 2)),
+                         *((m, (2048, 4095), (8193, INF), _h200_one_token_tile(bn, 64, deep))
+                           for m, bn, deep, _ in H200_ONE_TOKEN_TILE if m[0] > 96))),
     # The same K of 8193-16384 on weights of 1024-2047 rows (the key and value projections of
     # grouped-query attention, a small model's down projection: 1536 x 8960), where the H100's
     # decode/02 rule ran: one tile of 72-88 tokens at 65-88 rows, two tiles of 72-96 split over K at
@@ -727,8 +742,7 @@ RULES: tuple[Rule, ...] = (
     # at all five by 0.02x-0.13x (held out 0.02x-0.13x), at 129-192 at all ten by 0.05x-0.25x
     # (held out 0.06x-0.25x; 144 x 1152 x 16384 0.91x against 0.66x). At N = 2047 cuBLAS runs
     # slowly (every candidate 2.6x-6.3x its speed), so those shapes count in no range though they
-    # agree. 89-96 and 113-128 rows keep the rules before (at 120 rows one tile of 128 was never
-    # behind them, by 0.00x-0.15x, but its ring of eight has not run in the GPU tests).
+    # agree. (89-96 and 113-128 rows: the next rule.)
     *(Rule("decode/02_swap_ab_wgmma", dt, capability=(90, 90), layouts=_LINEAR, m=m, n=(1024, 2047),
            k=(8193, 16384), params=p, device=_H200,
            note="measured on an H200 by scripts/decode_sweep.py (docs/results/m65_192_narrow_long_k_sweep_h200.json)")
@@ -736,6 +750,41 @@ RULES: tuple[Rule, ...] = (
       for m, p in (*((m, _h200_one_token_tile(bn, 64, 8)) for m, bn in H200_EXACT_TOKEN_TILE),
                    *((m, {"BM": 64, "BN": bn, "BK": 64, "STAGES": 8, "IN_FLIGHT": 1})
                      for m, bn in narrowest_token_tiles((129, 192), 2)))),
+    # The rows the rule above left, where the H100's decode/02 rule still ran: at 89-96 rows its one
+    # tile, here of 96 tokens; at 113-128 rows its two split tiles (of 64) on weights of 1024-1439
+    # rows, and one tile of 128 tokens on weights of 1440-2047 rows. One sweep at 90, 96, 114, 120
+    # and 128 rows on seven weights (1024 x 11008 to 1920 x 14336), then one at 92, 116 and 124 rows
+    # on seven more (1088 x 12288 to 1984 x 13824) that put the bound on N between 1408 (two tiles
+    # ahead) and 1472 (one tile ahead); docs/results/m89_128_narrow_long_k_sweep_h200.json, graph
+    # replays, cold weights, two placements, x cuBLAS, the rules before in the same rounds. Against
+    # them: one tile of 96 ahead at all 21 shapes by 0.07x-0.22x (90 x 1024 x 16384 0.90x against
+    # 0.69x), though two split tiles of 48 were ahead of it at five shapes of three weights of
+    # 1024-1280 rows with K up to 11008 (by 0.01x-0.08x); at 113-128 rows two tiles ahead at all 20
+    # shapes of 1024-1408 rows by 0.03x-0.22x (120 x 1024 x 16384 0.93x against 0.71x), one tile of
+    # 128 at all 15 of 1472-1984 rows by 0.01x-0.12x (124 x 1472 x 16384 0.90x against 0.79x). (At
+    # 1152 x 16384 one tile of 128 ran 0.01x ahead of the two tiles, which the bound gives it.)
+    *(Rule("decode/02_swap_ab_wgmma", dt, capability=(90, 90), layouts=_LINEAR, m=m, n=n, k=(8193, 16384),
+           params=p, device=_H200,
+           note="measured on an H200 by scripts/decode_sweep.py (docs/results/m89_128_narrow_long_k_sweep_h200.json)")
+      for dt in ("bfloat16", "float16")
+      for m, n, p in (*((m, (1024, 2047), _h200_one_token_tile(bn, 64, 8)) for m, bn in narrowest_token_tiles((89, 96))),
+                      *((m, (1024, 1439), {"BM": 64, "BN": bn, "BK": 64, "STAGES": 8, "IN_FLIGHT": 1})
+                        for m, bn in narrowest_token_tiles((113, 128), 2)),
+                      ((113, 128), (1440, 2047), _h200_one_token_tile(128, 64, 8)))),
+    # 65-192 rows of weights of 512-1023 rows (the key and value projections of small models with
+    # grouped-query attention: 512 x 3584, 896 x 896), where the H100's decode/02 rule ran: two
+    # tiles of tokens on 64-row tiles of W, eight stages of 64 k, the last wave split (the choice
+    # of the rules above at 113-192 rows of weights of 1024-2047 rows past K 3072). With 8-16 tiles
+    # of W, each tile's K is split over several SMs either way; the narrow token tiles make each
+    # part carry half the tokens' bytes. One run at 80, 120 and 160 rows on six weights (512 x 3584
+    # to 1000 x 14336; docs/results/m65_192_narrow_weights_sweep_h200.json, graph replays, cold
+    # weights, two placements, x cuBLAS, the rules before in the same rounds): ahead at all 18 by
+    # 0.07x-0.29x (80 x 896 x 4864 1.08x against 0.78x, 120 x 896 x 896 0.76x against 0.62x), and
+    # ahead of one tile of all the tokens at all 18.
+    *(Rule("decode/02_swap_ab_wgmma", dt, capability=(90, 90), layouts=_LINEAR, m=m, n=(512, 1023), k=(896, 16384),
+           params={"BM": 64, "BN": bn, "BK": 64, "STAGES": 8, "IN_FLIGHT": 1}, device=_H200,
+           note="measured on an H200 by scripts/decode_sweep.py (docs/results/m65_192_narrow_weights_*_h200.json)")
+      for dt in ("bfloat16", "float16") for m, bn in narrowest_token_tiles((65, 192), 2)),
     # fp16 / bf16 with 65-128 rows in the Linear layout on the H200, where the rule above does not
     # reach: rung 06 in tiles of 64 rows with deep rings. Here the weight is read from HBM about
     # once, and what sets the speed is how many of its bytes each SM keeps in flight and how full
@@ -762,12 +811,13 @@ RULES: tuple[Rule, ...] = (
     # bf16 measured; fp16 runs the same kernel at the same bytes. The H100 keeps its rules (not
     # measured there).
     *(Rule("hopper/06_tma_store_epilogue", dt, capability=(90, 90), layouts=_LINEAR, m=m, n=n, k=k, params=p,
-           device=_H200, note="measured on an H200 by scripts/decode_sweep.py (docs/results/m65_192_*_h200.json)")
+           device=_H200, note="measured on an H200 by scripts/decode_sweep.py (docs/results/m65_192_*_h200.json; "
+                               f"{_K_PAST_16383})")
       for dt in ("bfloat16", "float16")
       for m, n, k, p in (
           ((97, 128), (4096, 4096), (11008, 16383), _H200_128X64_S8),
           ((97, 128), (5120, 8192), (0, 16383), _H200_64X128_C2),
-          ((65, 96), (12288, 16384), (0, 16383), _H200_64X256_C2),
+          ((65, 96), (12288, 16384), (0, INF), _H200_64X256_C2),
       )),
     # fp16 / bf16 with 113-128 rows and N of 2048-4096 in the Linear layout on the H200: decode/02
     # with 64-row tiles of W, seven stages, a k-tile of wgmma in flight and the last wave split.
