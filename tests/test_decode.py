@@ -370,7 +370,7 @@ def test_the_h200_rules_choices_for_33_to_64_rows_of_wide_weights_are_correct_on
                                    (66, 1025, 8193), (88, 2047, 16384),
                                    (89, 1025, 8193), (96, 2047, 16384), (113, 1440, 8193), (128, 2047, 16000),
                                    (72, 4097, 18000), (90, 3001, 20001), (66, 16390, 16500), (136, 8193, 16385),
-                                   (190, 2049, 17000), (150, 9000, 24001)])
+                                   (190, 2049, 17000), (150, 9000, 24001), (70, 4500, 16400), (180, 5632, 17001)])
 def test_the_h200_rules_one_token_tile_at_65_to_128_and_129_to_192_rows_is_correct_on_ragged_weights(m, n, k):
     # every token in one tile of 72-192 (ragged: a tile of 72 holding 65 tokens), 64- or 128-row
     # tiles of W with the deepest ring that fits, the split last wave; the last tile of W ragged;

@@ -258,6 +258,8 @@ def _two_unsplit_token_tiles(m: int) -> dict:
 def _h200_at_65_to_192_rows(m: int, n: int, k: int) -> tuple[str, dict] | None:
     """The H200's own choice (kernel, params) for an M x N x K Linear problem at 65-192 rows, by the
     buckets measured (N and K as the sweeps and their checks bound them), or None outside them."""
+    if not 97 <= m <= 128 and 4225 <= n <= 5632 and k >= 16384:  # 64-row tiles would leave SMs idle
+        return WGMMA, _one_token_tile(m, 128)
     if 97 <= m <= 112 and 1024 <= n <= 4095 and 8193 <= k <= 16384:  # past the two tiles' K
         return WGMMA, {"BM": 128, "BN": 56, "BK": 128, "STAGES": 4, "IN_FLIGHT": 1}
     if 129 <= m <= 192 and 2048 <= n <= 4095 and k >= 8193:
@@ -353,6 +355,9 @@ _H200_65_TO_192_ROWS = {
     (72, 3584, 18944): (WGMMA, _one_token_tile(72, 64)), (72, 8192, 28672): (WGMMA, _one_token_tile(72, 64)),
     (80, 13824, 18944): (RUNG_06, dispatch._H200_64X256_C2), (136, 4096, 16384): (WGMMA, _one_token_tile(136, 64)),
     (160, 16384, 16384): (WGMMA, _one_token_tile(160, 128)), (184, 16384, 16384): (WGMMA, _one_token_tile(184, 128)),
+    # and on 128-row tiles of W at 4225-5632 rows (k_past_16383_*_h200.json): 0.98x against 0.90x
+    # on 64-row ones, 0.97x against 0.82x
+    (88, 5120, 27648): (WGMMA, _one_token_tile(88, 128)), (190, 5120, 25600): (WGMMA, _one_token_tile(190, 128)),
     # one tile of 72-88 tokens where 96 ran before (m65_88_exact_token_tile_sweep_h200.json): 0.93x
     # against 0.70x, 0.98x against 0.78x, 1.10x against 0.87x, 0.91x against 0.73x, 0.94x against
     # 0.89x, 0.91x against 0.86x; 128-row tiles of W 1.01x against 0.98x, 0.95x both

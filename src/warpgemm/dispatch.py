@@ -633,6 +633,23 @@ RULES: tuple[Rule, ...] = (
            note="measured on an H200 by scripts/decode_sweep.py (docs/results/m89_96_k_past_4096_*_h200.json; "
                 f"{_K_PAST_16383})")
       for dt in ("bfloat16", "float16") for m, bn in narrowest_token_tiles((89, 96))),
+    # K past 16383 at 65-96 and 129-192 rows of weights of 4225-5632 rows (5120 x 27648, the down
+    # projection of a 32B model): the next rules' one tile of tokens on 128-row tiles of W rather
+    # than 64-row ones. There 64-row tiles make 67-88 tiles for 132 SMs, too many to split two
+    # ways and too few to fill them (catalog.hopper.last_wave), where 128-row tiles split three
+    # ways keep 102-132 busy. Drawn from the K-past-16383 sweep and its check (one tile on 128-row
+    # tiles was a candidate in both; docs/results/k_past_16383_*_h200.json): ahead of the 64-row
+    # tiles at 21 of 22 shapes at 4608 and 5120 rows, by 0.01x-0.08x at 65-96 rows (88 x 5120 x
+    # 27648 0.98x against 0.90x) and 0.07x-0.14x at 129-192 rows (190 x 5120 x 25600 0.97x against
+    # 0.82x), level at 72 x 5120 x 16384 (1.00x both). Checked on weights it was not drawn from
+    # (docs/results/k_past_16383_bm128_check_h200.json).
+    *(Rule("decode/02_swap_ab_wgmma", dt, capability=(90, 90), layouts=_LINEAR, m=m, n=(4225, 5632),
+           k=(16384, INF), params=_h200_one_token_tile(bn, 128, stages), device=_H200,
+           note="measured on an H200 by scripts/decode_sweep.py (docs/results/k_past_16383_*_h200.json, "
+                "k_past_16383_bm128_check_h200.json)")
+      for dt in ("bfloat16", "float16")
+      for m, bn, stages in (*((m, bn, 8) for m, bn in narrowest_token_tiles((65, 96))),
+                            *((m, bn, wide) for m, bn, _, wide in H200_ONE_TOKEN_TILE if m[0] > 96))),
     # fp16 / bf16 with 65-88 rows of a weight of 4096-12287 or 16385-32768 rows in the Linear layout
     # on the H200: the next rule's one tile of tokens, narrowed to the narrowest atom that holds them
     # (72, 80 or 88 where it took 96). The same kernel with the same tiles of W, at the same bytes,
