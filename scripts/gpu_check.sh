@@ -8,6 +8,7 @@
 #                                       cluster_tail cluster_tail_rule loop_rate loop_rate_ab igemm_ab bn176 clocks
 #                                       occupancy pack ncu stalls token_tiles two_small_tiles
 #                                       m65_112_rules m33_56_rules m65_112_k_gap h200_gaps h200_gap_rules
+#                                       k_past_16383
 #                                       (default: info tests ceiling bench)
 #   PYTEST_ARGS="-k sgemm" BENCH_ARGS="sgemm --suite square" scripts/gpu_check.sh tests bench
 #   SMOKE_TIMEOUT=45 HOPPER_PYTEST_ARGS="-n 8" SANITIZE=0 scripts/gpu_check.sh hopper
@@ -453,7 +454,29 @@ PY
       rule_check m97_192_long_k_check "" m97_192_long_k BM=64,BK=64,STAGES=8,IN_FLIGHT=1 "100 56,110 56" \
         2304x12288 2816x9216 3328x10240 3840x16000 2048x13824
       rule_check m97_192_long_k_check "" m97_192_long_k BM=128,BK=128,STAGES=4,IN_FLIGHT=1 "136 72,160 80,184 96" \
-        2304x12288 2816x9216 3328x10240 3840x16000 2048x13824 ;;
+        2304x12288 2816x9216 3328x10240 3840x16000 2048x13824
+      rule_check m89_128_narrow_long_k_check "" m89_128_narrow_long_k BM=64,BK=64,STAGES=8,IN_FLIGHT=1 \
+        "89 48,94 48,113 128,122 128,127 128" 1056x15360 1200x12800 1376x9728 1440x13312 1600x16384 1856x11264 2016x9472
+      rule_check m65_192_narrow_weights_check "" m65_192_narrow_weights BM=64,BK=64,STAGES=8,IN_FLIGHT=1 \
+        "68 72,100 112,140 144,188 192" 576x2048 704x5632 832x1536 960x11008 512x16384 1008x896 ;;
+    k_past_16383)
+      # The H200's rules at 65-96 and 129-192 rows past K = 16383 (docs/decode.md, "K past 16383"),
+      # checked on weights they were not drawn from against the 128 x 128 tiles that ran before,
+      # with one tile of tokens on 128-row tiles of W as a candidate; then the 128-row tiles at
+      # 4225-5632 rows against the 64-row ones.
+      rule_check k_past_16383_check "one_token_tile_at_65" k_past_16383 BM=128,BK=64,STAGES=8,IN_FLIGHT=1 \
+        "68 72,76 80,84 88,94 96" 8192x29568 5120x25600 4608x20480 7168x18432 10240x24576 2560x17408 \
+        12288x20480 16384x53248
+      for spec in "132 144 6" "150 160 6" "170 176 5" "190 192 5"; do
+        read -r m bn stages <<< "$spec"
+        decode_check k_past_16383_check "$m" k_past_16383 "BN=$bn,BM=128,BK=64,STAGES=$stages,IN_FLIGHT=1" \
+          8192x29568 5120x25600 4608x20480 7168x18432 10240x24576 2560x17408 12288x20480 16384x53248
+      done
+      for spec in "66 72 8" "80 80 8" "90 96 8" "130 144 8" "145 160 8" "162 176 7" "180 192 7"; do
+        read -r m bn stages <<< "$spec"
+        decode_check k_past_16383_bm128_check "$m" k_past_16383_bm128_check \
+          "BN=$bn,BM=64,BK=64,STAGES=$stages,IN_FLIGHT=1" 4352x20480 4864x18432 5376x24576 5632x17408 4480x32768 5248x22528
+      done ;;
     h200_gaps)
       # The cells at 33-192 rows the H200's own rules did not reach (docs/decode.md, "The last cells
       # the H100's rule served"; h200_gap_rules checks the rules drawn from it): the tile of tokens

@@ -232,10 +232,16 @@ H200_NARROW_TOKEN_TILE = narrowest_token_tiles((33, 56))
 # projections of large models: 3584 x 18944, 5120 x 27648, 8192 x 28672): the rules whose notes
 # name this file take K without a bound, each with the choice it makes at K = 16383, where the
 # ladder's 128 x 128 tiles ran (the bound came from one H100 shape, 128 x 8192 x 28672). A tile of
-# 128 tokens holds 129-192 rows only in two tile-rows, the second nearly empty: there the 128 x 128
-# tiles ran 0.38x-0.69x cuBLAS and one tile of tokens 0.92x-1.03x, at 65-96 rows 0.75x-0.93x
-# against 0.96x-1.11x (docs/decode.md, "K past 16383"). At 97-128 rows the 128 x 128 tiles hold
-# the tokens in one tile-row and stay (0.91x-0.99x, level with or ahead of the one tile).
+# 128 tokens holds 129-192 rows only in two tile-rows, the second nearly empty. Swept at 72-184
+# rows on ten weights (docs/results/k_past_16383_sweep_h200.json, graph replays, cold weights,
+# two placements, x cuBLAS): the 128 x 128 tiles ran 0.38x-0.69x cuBLAS at 129-192 rows, the
+# rules' choices 0.87x-1.01x; at 65-96 rows 0.75x-1.02x against 0.90x-1.13x, behind at one of 20
+# (88 x 5120 x 27648, 0.90x against 0.93x; the rule after this one now takes that weight). Checked
+# at 68-190 rows on eight weights they were not drawn from, to 16384 x 53248
+# (k_past_16383_check_h200.json): ahead at all 64, by 0.19x-0.63x at 129-192 rows (132 x 16384 x
+# 53248 1.07x against 0.43x) and 0.01x-0.40x at 65-96 (68 x 10240 x 24576 1.05x against 0.65x;
+# level at 94 x 4608 x 20480). At 97-128 rows the 128 x 128 tiles hold the tokens in one tile-row
+# and stay: 0.92x-0.99x, ahead of or within 0.06x of every other choice measured.
 _K_PAST_16383 = "K past 16383: k_past_16383_*_h200.json"
 
 
@@ -641,8 +647,10 @@ RULES: tuple[Rule, ...] = (
     # tiles was a candidate in both; docs/results/k_past_16383_*_h200.json): ahead of the 64-row
     # tiles at 21 of 22 shapes at 4608 and 5120 rows, by 0.01x-0.08x at 65-96 rows (88 x 5120 x
     # 27648 0.98x against 0.90x) and 0.07x-0.14x at 129-192 rows (190 x 5120 x 25600 0.97x against
-    # 0.82x), level at 72 x 5120 x 16384 (1.00x both). Checked on weights it was not drawn from
-    # (docs/results/k_past_16383_bm128_check_h200.json).
+    # 0.82x), level at 72 x 5120 x 16384 (1.00x both). Checked at 66-180 rows on six weights it was
+    # not drawn from (4352 x 20480 to 5632 x 17408, 4480 x 32768;
+    # docs/results/k_past_16383_bm128_check_h200.json): ahead of the 64-row tiles at all 42, by
+    # 0.01x-0.08x at 65-96 rows and 0.03x-0.21x at 129-192 (162 x 5376 x 24576 0.97x against 0.76x).
     *(Rule("decode/02_swap_ab_wgmma", dt, capability=(90, 90), layouts=_LINEAR, m=m, n=(4225, 5632),
            k=(16384, INF), params=_h200_one_token_tile(bn, 128, stages), device=_H200,
            note="measured on an H200 by scripts/decode_sweep.py (docs/results/k_past_16383_*_h200.json, "
