@@ -391,11 +391,12 @@ def test_the_h200_rules_one_token_tile_at_65_to_128_and_129_to_192_rows_is_corre
                                    (140, 1100, 3072), (160, 2047, 2000), (100, 2500, 9000), (112, 4095, 16384),
                                    (97, 1025, 12000), (130, 1100, 9000), (192, 2047, 16384),
                                    (113, 1439, 8193), (128, 1025, 16384), (120, 1100, 12000),
-                                   (65, 512, 896), (100, 1000, 14337), (150, 777, 3001), (192, 1023, 16384)])
+                                   (65, 512, 896), (100, 1000, 14337), (150, 777, 3001), (192, 1023, 16384),
+                                   (70, 128, 896), (140, 300, 5000), (192, 511, 9001)])
 def test_the_h200_rules_two_token_tiles_at_65_to_192_rows_of_narrow_weights_are_correct(m, n, k):
     # the tokens in two tiles (the second ragged) of 40-56 at 65-112 rows (weights of 1024-4096 rows)
     # and of 64-96 at 113-192 (weights of 1024-2047 rows from 113; of 1024-1439 at 113-128 past K
-    # 8192) and at 65-192 of weights of 512-1023 rows, 64-row tiles of W (128-row ones at 97-112
+    # 8192) and at 65-192 of weights of 128-1023 rows, 64-row tiles of W (128-row ones at 97-112
     # rows past K 8192), on ragged weights
     rule = dispatch.choose(90, "bfloat16", m, n, k, layouts=("row", "col"), device="NVIDIA H200")
     assert rule.kernel == WGMMA and rule.params["BN"] in ((40, 48, 56) if m <= 112 else (64, 72, 80, 88, 96))

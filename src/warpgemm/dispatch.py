@@ -796,17 +796,22 @@ RULES: tuple[Rule, ...] = (
                       *((m, (1024, 1439), {"BM": 64, "BN": bn, "BK": 64, "STAGES": 8, "IN_FLIGHT": 1})
                         for m, bn in narrowest_token_tiles((113, 128), 2)),
                       ((113, 128), (1440, 2047), _h200_one_token_tile(128, 64, 8)))),
-    # 65-192 rows of weights of 512-1023 rows (the key and value projections of small models with
-    # grouped-query attention: 512 x 3584, 896 x 896), where the H100's decode/02 rule ran: two
-    # tiles of tokens on 64-row tiles of W, eight stages of 64 k, the last wave split (the choice
-    # of the rules above at 113-192 rows of weights of 1024-2047 rows past K 3072). With 8-16 tiles
-    # of W, each tile's K is split over several SMs either way; the narrow token tiles make each
-    # part carry half the tokens' bytes. One run at 80, 120 and 160 rows on six weights (512 x 3584
-    # to 1000 x 14336; docs/results/m65_192_narrow_weights_sweep_h200.json, graph replays, cold
-    # weights, two placements, x cuBLAS, the rules before in the same rounds): ahead at all 18 by
-    # 0.07x-0.29x (80 x 896 x 4864 1.08x against 0.78x, 120 x 896 x 896 0.76x against 0.62x), and
-    # ahead of one tile of all the tokens at all 18.
-    *(Rule("decode/02_swap_ab_wgmma", dt, capability=(90, 90), layouts=_LINEAR, m=m, n=(512, 1023), k=(896, 16384),
+    # 65-192 rows of weights of 128-1023 rows (the key and value projections of small models with
+    # grouped-query attention: 512 x 3584, 256 x 3584, 128 x 896), where the H100's decode/02 rule
+    # ran: two tiles of tokens on 64-row tiles of W, eight stages of 64 k, the last wave split (the
+    # choice of the rules above at 113-192 rows of weights of 1024-2047 rows past K 3072). With 2-16
+    # tiles of W, each tile's K is split over several SMs either way; the narrow token tiles make
+    # each part carry half the tokens' bytes. One run at 80, 120 and 160 rows on six weights of
+    # 512-1000 rows (512 x 3584 to 1000 x 14336; docs/results/m65_192_narrow_weights_sweep_h200.json,
+    # graph replays, cold weights, two placements, x cuBLAS, the rules before in the same rounds):
+    # ahead at all 18 by 0.07x-0.29x (80 x 896 x 4864 1.08x against 0.78x, 120 x 896 x 896 0.76x
+    # against 0.62x), and ahead of one tile of all the tokens at all 18. Checked at 68-188 rows on
+    # six others (m65_192_narrow_weights_check_h200.json): ahead at all 24 by 0.04x-0.37x. Then at 80
+    # and 140 rows on six weights of 128-448 rows (m65_192_narrow_weights_under_512_sweep_h200.json):
+    # ahead at all 12 by 0.08x-0.23x (80 x 256 x 3584 1.18x against 0.95x, 140 x 128 x 896 0.74x
+    # against 0.63x); checked on weights it was not drawn from
+    # (m65_192_narrow_weights_under_512_check_h200.json).
+    *(Rule("decode/02_swap_ab_wgmma", dt, capability=(90, 90), layouts=_LINEAR, m=m, n=(128, 1023), k=(896, 16384),
            params={"BM": 64, "BN": bn, "BK": 64, "STAGES": 8, "IN_FLIGHT": 1}, device=_H200,
            note="measured on an H200 by scripts/decode_sweep.py (docs/results/m65_192_narrow_weights_*_h200.json)")
       for dt in ("bfloat16", "float16") for m, bn in narrowest_token_tiles((65, 192), 2)),
