@@ -809,8 +809,9 @@ RULES: tuple[Rule, ...] = (
     # six others (m65_192_narrow_weights_check_h200.json): ahead at all 24 by 0.04x-0.37x. Then at 80
     # and 140 rows on six weights of 128-448 rows (m65_192_narrow_weights_under_512_sweep_h200.json):
     # ahead at all 12 by 0.08x-0.23x (80 x 256 x 3584 1.18x against 0.95x, 140 x 128 x 896 0.74x
-    # against 0.63x); checked on weights it was not drawn from
-    # (m65_192_narrow_weights_under_512_check_h200.json).
+    # against 0.63x); checked at 68-188 rows on six weights it was not drawn from
+    # (m65_192_narrow_weights_under_512_check_h200.json): ahead at all 24 by 0.015x-0.23x (68 x 128 x
+    # 4096 1.09x against 0.87x), least at 188 rows.
     *(Rule("decode/02_swap_ab_wgmma", dt, capability=(90, 90), layouts=_LINEAR, m=m, n=(128, 1023), k=(896, 16384),
            params={"BM": 64, "BN": bn, "BK": 64, "STAGES": 8, "IN_FLIGHT": 1}, device=_H200,
            note="measured on an H200 by scripts/decode_sweep.py (docs/results/m65_192_narrow_weights_*_h200.json)")
