@@ -233,8 +233,8 @@ H200_NARROW_TOKEN_TILE = narrowest_token_tiles((33, 56))
 # name this file take K without a bound, each with the choice it makes at K = 16383, where the
 # ladder's 128 x 128 tiles ran (the bound came from one H100 shape, 128 x 8192 x 28672). A tile of
 # 128 tokens holds 129-192 rows only in two tile-rows, the second nearly empty. Swept at 72-184
-# rows on ten weights (docs/results/k_past_16383_sweep_h200.json, graph replays, cold weights,
-# two placements, x cuBLAS): the 128 x 128 tiles ran 0.38x-0.69x cuBLAS at 129-192 rows, the
+# rows on eleven weights (docs/results/k_past_16383_sweep_h200.json, graph replays, cold weights,
+# two placements, x cuBLAS): the 128 x 128 tiles ran 0.38x-0.68x cuBLAS at 129-192 rows, the
 # rules' choices 0.87x-1.01x; at 65-96 rows 0.75x-1.02x against 0.90x-1.13x, behind at one of 20
 # (88 x 5120 x 27648, 0.90x against 0.93x; the rule after this one now takes that weight). Checked
 # at 68-190 rows on eight weights they were not drawn from, to 16384 x 53248
@@ -600,8 +600,9 @@ RULES: tuple[Rule, ...] = (
                    ((3073, 8192), {"BK": 64, "STAGES": 8, "IN_FLIGHT": 1}))),
     # The gaps the two rules above left at 65-112 rows of weights of 2048-4096 rows, where the H100's
     # decode/02 rule ran (two tiles of 64 tokens on 128-row tiles of W): K of 1024-2047 at 65-112
-    # rows and K of 4097-8192 at 97-112 take the two tiles of 40-56; K of 4097-16383 at 65-88 rows
-    # (N to 4095) one tile of 72-88 (the next rule's choice from N = 4096). Swept at 72, 88 and 104
+    # rows and K of 4097-8192 at 97-112 take the two tiles of 40-56; K from 4097 at 65-88 rows (N to
+    # 4095; measured to 16383, and past it as _K_PAST_16383 says) one tile of 72-88 (the next rule's
+    # choice from N = 4096). Swept at 72, 88 and 104
     # rows on seven weights (docs/results/m65_112_k_gap_sweep_h200.json, graph replays, cold
     # weights, two placements, x cuBLAS, the rules before in the same rounds): two tiles at 72 x
     # 3072 x 1536 1.02x against 0.61x, 88 x 2048 x 1024 0.86x against 0.62x, 104 x 3072 x 1536 0.98x
@@ -625,7 +626,8 @@ RULES: tuple[Rule, ...] = (
                              *((m, bn, (2048, 4096), (4097, 8192)) for m, bn in narrowest_token_tiles((97, 112), 2)),
                              *((m, bn, (2048, 4095), (4097, INF)) for m, bn in H200_EXACT_TOKEN_TILE))
       for m in (rows,)),
-    # One tile of 96 tokens at 89-96 rows of a weight of 2048-4095 rows with K of 4097-16383, the gap
+    # One tile of 96 tokens at 89-96 rows of a weight of 2048-4095 rows with K from 4097 (measured to
+    # 16383, and past it as _K_PAST_16383 says), the gap
     # above's one tile carried to the rows it left (where the H100's decode/02 rule ran). Swept at 90
     # and 94 rows on four weights (docs/results/m89_96_k_past_4096_sweep_h200.json): ahead at all
     # eight by 0.12x-0.22x, 90 x 2560 x 10240 0.99x against 0.83x, 94 x 3072 x 8192 0.85x against
@@ -729,11 +731,12 @@ RULES: tuple[Rule, ...] = (
       for m, bn, deep, wide in H200_ONE_TOKEN_TILE
       for n, bm, stages in ((((4096, 8192), 64, deep), ((8193, 32768), 128, wide)) if m[0] > 96 else
                             (((4096, 12287), 64, deep), ((16385, 32768), 128, wide)))),
-    # fp16 / bf16 with K of 8193-16384 at 97-192 rows of a weight of 2048-4095 rows in the Linear
-    # layout on the H200, past the two-tile rules' K, where the H100's decode/02 rule ran (two or
-    # three tiles of 64 tokens on 128-row tiles of W): at 129-192 rows the one tile of the rule
-    # above on 64-row tiles of W; at 97-112 rows two tiles of 56 on the H100's 128-row tiles, on
-    # weights from 1024 rows (the next rule's sweep measured those).
+    # fp16 / bf16 with K of 8193-16384 (at 129-192 rows, any K from 8193: _K_PAST_16383) at 97-192
+    # rows of a weight of 2048-4095 rows in the Linear layout on the H200, past the two-tile rules'
+    # K, where the H100's decode/02 rule ran (two or three tiles of 64 tokens on 128-row tiles of
+    # W): at 129-192 rows the one tile of the rule above on 64-row tiles of W; at 97-112 rows two
+    # tiles of 56 on the H100's 128-row tiles, on weights from 1024 rows (the next rule's sweep
+    # measured those).
     # Swept at 104, 144, 176 and 192 rows on four weights (2048 x 16384 to 3584 x 14336;
     # docs/results/m97_192_long_k_sweep_h200.json): one tile ahead of the rules before at all 12 by
     # 0.05x-0.38x (144 x 3584 x 14336 0.96x against 0.58x, 192 x 3072 x 11008 1.03x against 0.84x)
@@ -784,10 +787,11 @@ RULES: tuple[Rule, ...] = (
     # replays, cold weights, two placements, x cuBLAS, the rules before in the same rounds. Against
     # them: one tile of 96 ahead at all 21 shapes by 0.07x-0.22x (90 x 1024 x 16384 0.90x against
     # 0.69x), though two split tiles of 48 were ahead of it at five shapes of three weights of
-    # 1024-1280 rows with K up to 11008 (by 0.01x-0.08x); at 113-128 rows two tiles ahead at all 20
-    # shapes of 1024-1408 rows by 0.03x-0.22x (120 x 1024 x 16384 0.93x against 0.71x), one tile of
-    # 128 at all 15 of 1472-1984 rows by 0.01x-0.12x (124 x 1472 x 16384 0.90x against 0.79x). (At
-    # 1152 x 16384 one tile of 128 ran 0.01x ahead of the two tiles, which the bound gives it.)
+    # 1024-1280 rows with K up to 11008 (by 0.01x-0.08x; and by 0.008x at 96 x 1024 x 16384); at
+    # 113-128 rows two tiles ahead at all 20 shapes of 1024-1408 rows by 0.03x-0.22x (120 x 1024 x
+    # 16384 0.93x against 0.71x), one tile of 128 at all 15 of 1472-1984 rows by 0.01x-0.12x (124 x
+    # 1472 x 16384 0.90x against 0.79x). (At 1152 x 16384 one tile of 128 ran 0.01x ahead of the two
+    # tiles, which the bound gives it.)
     *(Rule("decode/02_swap_ab_wgmma", dt, capability=(90, 90), layouts=_LINEAR, m=m, n=n, k=(8193, 16384),
            params=p, device=_H200,
            note="measured on an H200 by scripts/decode_sweep.py (docs/results/m89_128_narrow_long_k_sweep_h200.json)")
@@ -808,10 +812,10 @@ RULES: tuple[Rule, ...] = (
     # against 0.62x), and ahead of one tile of all the tokens at all 18. Checked at 68-188 rows on
     # six others (m65_192_narrow_weights_check_h200.json): ahead at all 24 by 0.04x-0.37x. Then at 80
     # and 140 rows on six weights of 128-448 rows (m65_192_narrow_weights_under_512_sweep_h200.json):
-    # ahead at all 12 by 0.08x-0.23x (80 x 256 x 3584 1.18x against 0.95x, 140 x 128 x 896 0.74x
+    # ahead at all 12 by 0.08x-0.23x (80 x 256 x 3584 1.17x against 0.95x, 140 x 128 x 896 0.74x
     # against 0.63x); checked at 68-188 rows on six weights it was not drawn from
     # (m65_192_narrow_weights_under_512_check_h200.json): ahead at all 24 by 0.015x-0.23x (68 x 128 x
-    # 4096 1.09x against 0.87x), least at 188 rows.
+    # 4096 1.09x against 0.86x), least at 188 rows.
     *(Rule("decode/02_swap_ab_wgmma", dt, capability=(90, 90), layouts=_LINEAR, m=m, n=(128, 1023), k=(896, 16384),
            params={"BM": 64, "BN": bn, "BK": 64, "STAGES": 8, "IN_FLIGHT": 1}, device=_H200,
            note="measured on an H200 by scripts/decode_sweep.py (docs/results/m65_192_narrow_weights_*_h200.json)")
