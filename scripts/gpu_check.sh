@@ -8,7 +8,7 @@
 #                                       cluster_tail cluster_tail_rule loop_rate loop_rate_ab igemm_ab bn176 clocks
 #                                       occupancy pack ncu stalls token_tiles two_small_tiles
 #                                       m65_112_rules m33_56_rules m65_112_k_gap h200_gaps h200_gap_rules
-#                                       k_past_16383
+#                                       k_past_16383 m193_256
 #                                       (default: info tests ceiling bench)
 #   PYTEST_ARGS="-k sgemm" BENCH_ARGS="sgemm --suite square" scripts/gpu_check.sh tests bench
 #   SMOKE_TIMEOUT=45 HOPPER_PYTEST_ARGS="-n 8" SANITIZE=0 scripts/gpu_check.sh hopper
@@ -459,6 +459,24 @@ PY
         "89 48,94 48,113 128,122 128,127 128" 1056x15360 1200x12800 1376x9728 1440x13312 1600x16384 1856x11264 2016x9472
       rule_check m65_192_narrow_weights_check "" m65_192_narrow_weights BM=64,BK=64,STAGES=8,IN_FLIGHT=1 \
         "68 72,100 112,140 144,188 192" 576x2048 704x5632 832x1536 960x11008 512x16384 1008x896 ;;
+    m193_256)
+      # Rung 06 at 193-256 rows (docs/decode.md, "193-256 rows: measured, no rule yet"): 128 x 128
+      # and 128 x 256 tiles row by row, then both under ncu at 193 and 256 rows of 8192 x 8192.
+      timeout 150 python3 scripts/decode_sweep.py --kernel hopper/06_tma_store_epilogue \
+        --ms 193 200 208 216 224 240 256 --rounds 9 --replicates 2 --nk 8192x8192 14336x4096 \
+        --json "$OUT/m193_256_rows_$(gpu_tag).json" --cands BN=128 BM=128,BN=256 > "$OUT/m193_256_rows.log" 2>&1
+      summary+=("m193_256 rows: exit $?")
+      m=gpu__time_duration.sum,dram__bytes_read.sum,lts__t_sectors_srcunit_tex.sum,smsp__inst_executed.sum
+      for r in long_scoreboard barrier wait sleeping; do m=$m,smsp__average_warps_issue_stalled_${r}_per_issue_active.ratio; done
+      for rows in 193 256; do
+        for bn in 128 256; do
+          python3 scripts/ncu_pair.py $rows 8192 8192 --kernel hopper/06_tma_store_epilogue:BN=$bn > /dev/null 2>&1
+          timeout 100 ncu --clock-control none --metrics $m -k regex:"nvjet|hopper_" -s 4 -c 2 \
+            python3 scripts/ncu_pair.py $rows 8192 8192 --kernel hopper/06_tma_store_epilogue:BN=$bn \
+            > "$OUT/m193_256_ncu_m${rows}_bn$bn.log" 2>&1
+          summary+=("m193_256 ncu $rows rows, BN $bn: exit $?")
+        done
+      done ;;
     k_past_16383)
       # The H200's rules at 65-96 and 129-192 rows past K = 16383 (docs/decode.md, "K past 16383"),
       # checked on weights they were not drawn from against the 128 x 128 tiles that ran before,
