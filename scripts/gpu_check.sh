@@ -57,6 +57,23 @@ rule_check() {  # NAME PYTEST_K BEFORE CAND SPECS NK...
   done < <(tr ',' '\n' <<< "$specs")
 }
 
+# cuBLAS and a warpgemm kernel on one bf16 Linear problem under ncu (steps ncu_pair, m193_256):
+# scripts/ncu_pair.py ARGS (M N K [--kernel NAME:P=V,...]; auto by default), run once outside ncu
+# so that it compiles there, then profiled: time, clock, SM throughput, L2 and DRAM traffic,
+# instructions and where warps wait, into LOG.
+ncu_pair_run() {  # LOG ARGS...
+  local log=$1 m r; shift
+  m=gpu__time_duration.sum,sm__cycles_elapsed.avg.per_second,sm__cycles_active.avg
+  m=$m,sm__throughput.avg.pct_of_peak_sustained_elapsed,dram__throughput.avg.pct_of_peak_sustained_elapsed
+  m=$m,dram__bytes_read.sum,lts__t_sector_hit_rate.pct,lts__t_sectors_srcunit_tex.sum,smsp__inst_executed.sum
+  for r in long_scoreboard barrier wait math_pipe_throttle mio_throttle sleeping; do
+    m=$m,smsp__average_warps_issue_stalled_${r}_per_issue_active.ratio
+  done
+  python3 scripts/ncu_pair.py "$@" > /dev/null 2>&1
+  timeout 150 ncu --clock-control none --metrics $m -k regex:"nvjet|hopper_" -s 4 -c 2 \
+    python3 scripts/ncu_pair.py "$@" > "$log" 2>&1
+}
+
 # The A/B steps (igemm_ab, loop_rate_ab): where `before` (the tree in BEFORE) or `this` tree is
 # imported from and compiles into (a kernel cache of its own each), as pp and cache.
 tree_env() {  # TREE
@@ -325,16 +342,9 @@ PY
       ncu --query-metrics --chip gh100 2>/dev/null | grep -iE 'gmma|pipe_tensor' > "$OUT/ncu_tensor_metrics.txt"
       summary+=("clocks: $(tr '\n' ';' < "$OUT/clocks.log")") ;;
     ncu_pair)
-      # cuBLAS and auto side by side under ncu at NCU_SHAPE (default 4096^3, bf16, Linear layout):
-      # time, clock, SM throughput, L2 and DRAM traffic, instructions and where warps wait.
-      m=gpu__time_duration.sum,sm__cycles_elapsed.avg.per_second,sm__cycles_active.avg
-      m=$m,sm__throughput.avg.pct_of_peak_sustained_elapsed,dram__throughput.avg.pct_of_peak_sustained_elapsed
-      m=$m,lts__t_sector_hit_rate.pct,lts__t_sectors_srcunit_tex.sum,smsp__inst_executed.sum
-      for r in long_scoreboard barrier wait math_pipe_throttle mio_throttle sleeping; do
-        m=$m,smsp__average_warps_issue_stalled_${r}_per_issue_active.ratio
-      done
-      timeout 150 ncu --clock-control none --metrics $m -k regex:"nvjet|hopper_" -s 4 -c 2 \
-        python3 scripts/ncu_pair.py ${NCU_SHAPE:-4096 4096 4096} > "$OUT/ncu_pair.log" 2>&1
+      # cuBLAS and auto side by side under ncu at NCU_SHAPE (default 4096^3, bf16, Linear layout).
+      # shellcheck disable=SC2086  # NCU_SHAPE splits into M N K
+      ncu_pair_run "$OUT/ncu_pair.log" ${NCU_SHAPE:-4096 4096 4096}
       summary+=("ncu_pair: exit $? ($OUT/ncu_pair.log)") ;;
     ncu_source)
       # Where auto's warps wait at NCU_SHAPE, by range of its SASS (warp-state sampling; rung 06):
@@ -466,14 +476,9 @@ PY
         --ms 193 200 208 216 224 240 256 --rounds 9 --replicates 2 --nk 8192x8192 14336x4096 \
         --json "$OUT/m193_256_rows_$(gpu_tag).json" --cands BN=128 BM=128,BN=256 > "$OUT/m193_256_rows.log" 2>&1
       summary+=("m193_256 rows: exit $?")
-      m=gpu__time_duration.sum,dram__bytes_read.sum,lts__t_sectors_srcunit_tex.sum,smsp__inst_executed.sum
-      for r in long_scoreboard barrier wait sleeping; do m=$m,smsp__average_warps_issue_stalled_${r}_per_issue_active.ratio; done
       for rows in 193 256; do
         for bn in 128 256; do
-          python3 scripts/ncu_pair.py $rows 8192 8192 --kernel hopper/06_tma_store_epilogue:BN=$bn > /dev/null 2>&1
-          timeout 100 ncu --clock-control none --metrics $m -k regex:"nvjet|hopper_" -s 4 -c 2 \
-            python3 scripts/ncu_pair.py $rows 8192 8192 --kernel hopper/06_tma_store_epilogue:BN=$bn \
-            > "$OUT/m193_256_ncu_m${rows}_bn$bn.log" 2>&1
+          ncu_pair_run "$OUT/m193_256_ncu_m${rows}_bn$bn.log" $rows 8192 8192 --kernel hopper/06_tma_store_epilogue:BN=$bn
           summary+=("m193_256 ncu $rows rows, BN $bn: exit $?")
         done
       done ;;
@@ -482,13 +487,12 @@ PY
       # checked on weights they were not drawn from against the 128 x 128 tiles that ran before,
       # with one tile of tokens on 128-row tiles of W as a candidate; then the 128-row tiles at
       # 4225-5632 rows against the 64-row ones.
+      held_out=(8192x29568 5120x25600 4608x20480 7168x18432 10240x24576 2560x17408 12288x20480 16384x53248)
       rule_check k_past_16383_check "one_token_tile_at_65" k_past_16383 BM=128,BK=64,STAGES=8,IN_FLIGHT=1 \
-        "68 72,76 80,84 88,94 96" 8192x29568 5120x25600 4608x20480 7168x18432 10240x24576 2560x17408 \
-        12288x20480 16384x53248
+        "68 72,76 80,84 88,94 96" "${held_out[@]}"
       for spec in "132 144 6" "150 160 6" "170 176 5" "190 192 5"; do
         read -r m bn stages <<< "$spec"
-        decode_check k_past_16383_check "$m" k_past_16383 "BN=$bn,BM=128,BK=64,STAGES=$stages,IN_FLIGHT=1" \
-          8192x29568 5120x25600 4608x20480 7168x18432 10240x24576 2560x17408 12288x20480 16384x53248
+        decode_check k_past_16383_check "$m" k_past_16383 "BN=$bn,BM=128,BK=64,STAGES=$stages,IN_FLIGHT=1" "${held_out[@]}"
       done
       for spec in "66 72 8" "80 80 8" "90 96 8" "130 144 8" "145 160 8" "162 176 7" "180 192 7"; do
         read -r m bn stages <<< "$spec"
