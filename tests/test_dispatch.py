@@ -258,7 +258,7 @@ def _two_unsplit_token_tiles(m: int) -> dict:
 def _h200_at_65_to_192_rows(m: int, n: int, k: int) -> tuple[str, dict] | None:
     """The H200's own choice (kernel, params) for an M x N x K Linear problem at 65-192 rows, by the
     buckets measured (N and K as the sweeps and their checks bound them), or None outside them."""
-    if not 97 <= m <= 128 and 4225 <= n <= 5632 and k >= 16384:  # 64-row tiles would leave SMs idle
+    if 65 <= m <= 192 and not 97 <= m <= 128 and 4225 <= n <= 5632 and k >= 16384:  # 64-row tiles: idle SMs
         return WGMMA, _one_token_tile(m, 128)
     if 97 <= m <= 112 and 1024 <= n <= 4095 and 8193 <= k <= 16384:  # past the two tiles' K
         return WGMMA, {"BM": 128, "BN": 56, "BK": 128, "STAGES": 4, "IN_FLIGHT": 1}
@@ -494,7 +494,8 @@ def test_33_to_56_tokens_keep_the_tile_of_64_outside_the_h200s_buckets_measured(
     (120, 3072, 4096),    # the same (0.88x against 0.75x-0.80x)
     (192, 40960, 8192),   # wider than measured
     (128, 8192, 28672),   # longer K than measured
-    (193, 6144, 4096), (64, 6144, 4096)])  # outside the rows
+    (193, 6144, 4096), (64, 6144, 4096),  # outside the rows
+    (1024, 5120, 16384), (40, 4608, 20480)])  # and there past K 16383, at the widths of 128-row tiles
 def test_the_h200_keeps_its_other_choices_outside_the_65_to_192_row_buckets_measured(m, n, k):
     rule = dispatch.choose(90, "bfloat16", m, n, k, layouts=("row", "col"), device="NVIDIA H200")
     assert (rule.kernel, rule.params) not in _H200_65_TO_192_ROWS.values() and _h200_at_65_to_192_rows(m, n, k) is None
