@@ -8,7 +8,7 @@
 #                                       cluster_tail cluster_tail_rule loop_rate loop_rate_ab igemm_ab bn176 clocks
 #                                       occupancy pack ncu stalls token_tiles two_small_tiles
 #                                       m65_112_rules m33_56_rules m65_112_k_gap h200_gaps h200_gap_rules
-#                                       k_past_16383 m193_256
+#                                       k_past_16383 m193_256 a_edge
 #                                       (default: info tests ceiling bench)
 #   PYTEST_ARGS="-k sgemm" BENCH_ARGS="sgemm --suite square" scripts/gpu_check.sh tests bench
 #   SMOKE_TIMEOUT=45 HOPPER_PYTEST_ARGS="-n 8" SANITIZE=0 scripts/gpu_check.sh hopper
@@ -469,6 +469,20 @@ PY
         "89 48,94 48,113 128,122 128,127 128" 1056x15360 1200x12800 1376x9728 1440x13312 1600x16384 1856x11264 2016x9472
       rule_check m65_192_narrow_weights_check "" m65_192_narrow_weights BM=64,BK=64,STAGES=8,IN_FLIGHT=1 \
         "68 72,100 112,140 144,188 192" 576x2048 704x5632 832x1536 960x11008 512x16384 1008x896 ;;
+    a_edge)
+      # Rung 06's ragged last tile-row of a K-major A loaded by boxes that stop at the tensor's edge
+      # (A_EDGE = 1) or full-height ones (A_EDGE = 0): smoke runs, the GPU tests of the edge and of
+      # the tilings it runs with, the sanitizers on the smoke shapes (300 rows: 44 ragged), then
+      # both on ragged rows of three weights in the same rounds.
+      K6=hopper/06_tma_store_epilogue
+      variant_check a_edge "ragged_last_tile_row or tma_store or 06 or held or stream_k" \
+        "$K6 $K6:BN=128 $K6:BN=128,CLUSTER=2 $K6:BM=64,BN=128 $K6:STREAM_K=1 $K6:HOLD=1 $K6:BM=256,BN=128 $K6:BN=128,A_EDGE=0" \
+        "$K6:BN=128 $K6:BN=128,CLUSTER=2 $K6:BM=256,BN=128"
+      timeout 200 python3 scripts/decode_sweep.py --kernel $K6 --ms 193 200 216 300 333 450 600 777 1000 \
+        --rounds 9 --replicates 2 --nk 8192x8192 14336x4096 4096x4096 --json "$OUT/a_edge_rows_$(gpu_tag).json" \
+        --cands BN=128 BN=128,A_EDGE=0 BN=256 BN=256,A_EDGE=0 BM=256,BN=128 BM=256,BN=128,A_EDGE=0 \
+        > "$OUT/a_edge_rows.log" 2>&1
+      summary+=("a_edge rows: exit $?") ;;
     m193_256)
       # Rung 06 at 193-256 rows (docs/decode.md, "193-256 rows: measured, no rule yet"): 128 x 128
       # and 128 x 256 tiles row by row, then both under ncu at 193 and 256 rows of 8192 x 8192.

@@ -405,6 +405,57 @@ def test_each_tile_variant_matches_float64_on_ragged_shapes_in_every_layout(vari
     _check("hopper/06_tma_store_epilogue", *shape, *layouts, dtypes, bias=bias, **TILE_VARIANTS[variant])
 
 
+# -- A's ragged last tile-row: boxes that stop at the tensor's edge (rung 06, A_EDGE) -----------
+
+@pytest.mark.parametrize("m,bm,edge", [
+    (193, 128, (128, 72)),   # 65 rows: 72-row boxes, 7 rows of zero fill
+    (256, 128, None),        # every tile-row full: A's own map
+    (1, 128, (0, 8)),        # one row, one tile-row: 8-row boxes
+    (300, 256, (256, 48)),
+    (1000, 64, (960, 40)),
+    (8, 64, (0, 8))])
+def test_a_ragged_last_tile_row_loads_boxes_of_its_rows_rounded_up_to_eight(m, bm, edge):
+    assert hopper.a_edge(m, bm) == edge
+
+
+def test_the_edge_boxes_are_a_host_parameter_and_out_of_range_is_refused_by_name():
+    spec = catalog.get("hopper/06_tma_store_epilogue")
+    assert spec.resolve({})["A_EDGE"] == 1
+    on = spec.instance("row", "col", "bfloat16", "bfloat16")
+    off = spec.instance("row", "col", "bfloat16", "bfloat16", params={"A_EDGE": 0})
+    assert on.name_expression == off.name_expression  # one kernel: the host passes the maps
+    with pytest.raises(ValueError, match=r"A_EDGE = 0 \(every tile-row of A loads full-height boxes\)"):
+        spec.instance("row", "col", "bfloat16", "bfloat16", params={"A_EDGE": 2})
+
+
+EDGE_ROWS = [1, 7, 8, 9, 63, 65, 121, 127]
+"""Rows of A's last tile-row (modulo BM): under, at and past one 8-row swizzle atom, and one short
+of BM."""
+EDGE_TILES = {
+    "128x256": {}, "128x128": {"BN": 128}, "128x128-clusters": {"BN": 128, "CLUSTER": 2},
+    "64x128": {"BM": 64, "BN": 128}, "256x128": {"BM": 256, "BN": 128},
+    "held": {"HOLD": 1}, "stream-k": {"STREAM_K": 1, "BN": 128}, "split": {"SPLITS": 3, "BN": 128},
+}
+"""Rung 06's tilings, clusters, held sums and tail splits, each with a ragged last tile-row."""
+
+
+@pytest.mark.gpu
+@needs_hopper
+@pytest.mark.parametrize("a_edge", [1, 0])
+@pytest.mark.parametrize("tile", EDGE_TILES)
+@pytest.mark.parametrize("ri,rows", list(enumerate(EDGE_ROWS)))
+def test_a_ragged_last_tile_row_matches_float64_with_edge_boxes_and_with_full_height_ones(a_edge, tile, ri, rows):
+    # Past M, a stage keeps rows of earlier k-tiles (A_EDGE = 1) or TMA's zeros (A_EDGE = 0); only
+    # rows of C past M read them, and nothing is stored there. A K-major A, with the bias, in
+    # every dtype pair; the M-major A passes A's own map whatever A_EDGE says.
+    params = {"A_EDGE": a_edge, **EDGE_TILES[tile]}
+    bm = params.get("BM", 128)
+    m = (ri % 3) * bm + rows % bm  # 0-2 full tile-rows, then the ragged one
+    la = "row" if ri % 4 else "col"
+    _check("hopper/06_tma_store_epilogue", m, 1000 + 8 * ri, 777 + 64 * ri, la, "col", DTYPE_PAIRS[ri % 4],
+           bias=True, **params)
+
+
 # -- 128 x 176 tiles: BN no multiple of 64 ---------------------------------------------------
 
 NARROW = {"BN": 176}

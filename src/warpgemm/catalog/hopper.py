@@ -6,6 +6,8 @@ from the prepared operands and cached, then C, M, N, K, ldc and the bias:
 ``(TmaDescriptor tma_a, TmaDescriptor tma_b, TC* C, int M, int N, int K, int ldc, const T* bias)``.
 Rung 06 adds C's tensor map (before C) and a flag (after the bias); rungs 04 and 06 end with the
 K split of the last wave: ``float* workspace, int* counters, int splits`` (:func:`last_wave`).
+Rung 06 then takes the map of A's ragged last tile-row, its first row and its boxes' rows
+(:func:`_tma_store_edge_args`).
 """
 
 from __future__ import annotations
@@ -75,6 +77,39 @@ def _tma_store_args(inst: Any, a: Any, b: Any, c: Any, m: int, n: int, k: int, w
     usable = tensor_map.fits(map_c, c.data_ptr())
     block = tensor_map.encode(map_c, c.data_ptr()) if usable else NO_MAP
     return (map_a, map_b, block, c_arg, *rest, np.int32(usable), *split_args(workspace))
+
+
+def a_edge(m: int, bm: int) -> tuple[int, int] | None:
+    """Where A's last tile-row is ragged (M no multiple of BM): the row it starts at, and the rows
+    of the boxes that load it, M % BM rounded up to 8 (a whole number of 128-byte swizzle atoms),
+    so that none crosses the tensor's edge by more than 7 rows. None where every tile-row is full."""
+    ragged = m % bm
+    return (m - ragged, -(-ragged // 8) * 8) if ragged else None
+
+
+def _tma_store_edge_args(inst: Any, a: Any, b: Any, c: Any, m: int, n: int, k: int, workspace: Any = None,
+                         bias: Any = None) -> tuple[Any, ...]:
+    """Rung 06: :func:`_tma_store_args`, then the map of A's last, ragged tile-row, the row where
+    that tile-row starts and its boxes' rows (:func:`a_edge`). The kernel's stages expect that
+    many fewer bytes there (sm90/mainloop_warp_specialized.cuh, ``AEdge``). A full last tile-row,
+    an M-major A or ``A_EDGE = 0`` passes A's own map and a start past every row: every tile-row
+    then loads full-height boxes, which TMA fills with zeros past M."""
+    args = _tma_store_args(inst, a, b, c, m, n, k, workspace, bias)
+    p = inst.params
+    edge = a_edge(m, p["BM"]) if p["A_EDGE"] and a.layout == ROW else None
+    if edge is None:
+        return (*args, args[0], np.int32(2**31 - 1), np.int32(p["BM"]))
+    m0, rows = edge
+    edge_map = tensor_map.operand_map(inst.in_dtype, m, k, a.layout, a.ld, True, rows, p["BK"])
+    return (*args, tensor_map.encode(edge_map, a.tensor.data_ptr()), np.int32(m0), np.int32(rows))
+
+
+def _a_edge_param(p: Mapping[str, int], in_dtype: str, out_dtype: str) -> str | None:
+    """Rung 06's check of its host parameter A_EDGE (the template's static_asserts check the rest)."""
+    if p["A_EDGE"] not in (0, 1):
+        return (f"A_EDGE = 0 (every tile-row of A loads full-height boxes) or 1 (a ragged last "
+                f"tile-row loads boxes that stop at A's edge), not {p['A_EDGE']}")
+    return None
 
 
 MAX_SPLITS = 16
@@ -215,10 +250,10 @@ HOPPER: tuple[KernelSpec, ...] = (
     _f(6, "the epilogue through stmatrix, shared memory and TMA stores, overlapped with the next "
           "tile's mainloop", "tma_store_epilogue", "hopper_tma_store_epilogue",
        params={"BM": 128, "BN": 256, "BK": 64, "STAGES": 4, "GROUP": 8, "CLUSTER": 1, "IN_FLIGHT": 0,
-               "HOLD": 0, "SPLITS": 0, "STREAM_K": 0},
+               "HOLD": 0, "SPLITS": 0, "STREAM_K": 0, "A_EDGE": 1},
        dependent_launch=True, threads=lambda p: 128 * (1 + consumers(p)), persistent=True, smem_bytes=_smem_staged,
-       abi=_tma_store_args, last_wave=last_wave, workspace=split_scratch, counters=split_counters,
-       host_params=("SPLITS",), autotune=True,
+       abi=_tma_store_edge_args, last_wave=last_wave, workspace=split_scratch, counters=split_counters,
+       host_params=("SPLITS", "A_EDGE"), autotune=True, check_params=_a_edge_param,
        cluster=lambda p: (p["CLUSTER"], 1, 1) if p["CLUSTER"] > 1 else None,
        tuning={"BM": (128, 256), "BN": (128, 176, 192, 256), "STAGES": (3, 4), "GROUP": (8, 16),
                "CLUSTER": (1, 2), "IN_FLIGHT": (0, 1), "SPLITS": (0, 1), "STREAM_K": (0, 1)},
@@ -234,7 +269,8 @@ HOPPER: tuple[KernelSpec, ...] = (
                         and p["CLUSTER"] in (1, 2, 4) and (p["CLUSTER"] == 1 or p["BN"] in (128, 176, 256))
                         and (p["CLUSTER"] != 4 or p["BN"] == 256)
                         and p["IN_FLIGHT"] in (0, 1) and p["HOLD"] in (0, 1) and 0 <= p["SPLITS"] <= MAX_SPLITS
-                        and p["STREAM_K"] in (0, 1) and (p["STREAM_K"] == 0 or p["CLUSTER"] == 1))),
+                        and p["STREAM_K"] in (0, 1) and (p["STREAM_K"] == 0 or p["CLUSTER"] == 1)
+                        and p["A_EDGE"] in (0, 1))),
     _f(7, "ping-pong: the two consumer warpgroups take alternate tiles, so that one's epilogue runs "
           "while the other multiplies", "ping_pong", "hopper_ping_pong",
        params={"BM": 64, "BN": 256, "BK": 64, "STAGES": 4, "GROUP": 8, "CLUSTER": 2, "IN_FLIGHT": 1},

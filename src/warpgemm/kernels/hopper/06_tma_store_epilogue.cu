@@ -33,6 +33,14 @@
 // clusters as cuOccupancyMaxActiveClusters allows). BN = 256, so that every block's part of a B
 // tile is whole swizzle atoms in either B layout.
 //
+// A ragged last tile-row of a K-major A (M % BM rows) loads through a second map, `tma_a_edge`,
+// whose boxes stop at the tensor's edge (M % BM rows rounded up to 8; rows from `a_edge_m0` on),
+// and its stages expect that many fewer bytes (sm90::AEdge). With A's own map, TMA fills the box's
+// rows past M with zeros: at 193 x 8192 x 8192 (two tile-rows of 128, the second 65 rows high)
+// the 128 x 128 tiles then took 70.1 us on an H200, against 57.0 us at 256 rows, with the same
+// DRAM traffic (docs/decode.md, "193-256 rows"). The host passes A's own map and a start past
+// every row where the last tile-row is full, A is M-major, or A_EDGE = 0.
+//
 // Requires sm_90a; operands as rung 01. C's tensor map (`tma_c`) has boxes of 64 rows x 128
 // bytes with the 128-byte swizzle; where C cannot take one, `c_tma` = 0 and the warpgroups copy
 // the staged slabs to C themselves.
@@ -57,7 +65,8 @@ hopper_tma_store_epilogue(const __grid_constant__ wg::TmaDescriptor tma_a,
                           const __grid_constant__ wg::TmaDescriptor tma_b,
                           const __grid_constant__ wg::TmaDescriptor tma_c, TC* __restrict__ C, int M, int N,
                           int K, int ldc, const T* __restrict__ bias, int c_tma,
-                          float* __restrict__ workspace, int* __restrict__ counters, int splits) {
+                          float* __restrict__ workspace, int* __restrict__ counters, int splits,
+                          const __grid_constant__ wg::TmaDescriptor tma_a_edge, int a_edge_m0, int a_edge_rows) {
     using namespace wg;
     using Mainloop = sm90::WarpSpecializedMainloop<T, BM, BN, BK, STAGES, A_ROW, B_ROW, CLUSTER, IN_FLIGHT>;
     static_assert(HOLD == 0 || HOLD == 1, "HOLD = 0 (store each tile, then multiply the next) or 1 (store it beside "
@@ -78,15 +87,16 @@ hopper_tma_store_epilogue(const __grid_constant__ wg::TmaDescriptor tma_a,
                   "the stages and the epilogue's staging do not fit in 227 KB: lower STAGES or BN");
 
     sm90::set_up_ring<Mainloop, CLUSTER>(&tma_a, &tma_b, c_tma ? &tma_c : nullptr);
+    const sm90::AEdge edge{&tma_a_edge, a_edge_m0, a_edge_rows};
 
     Epilogue epilogue{sm90::TmaStoreEpilogue<TC, T, BN>{
         {&tma_c, C, ldc, M, N, c_tma != 0}, bias, smem_u32(dynamic_smem()) + STAGING_OFFSET}};
     if constexpr (CLUSTER == 1) {
         sm90::persistent_split_k<Mainloop, GROUP, STREAM_K == 1>(&tma_a, &tma_b, M, N, K, epilogue, workspace,
-                                                                 counters, splits);
+                                                                 counters, splits, &edge);
     } else {
         const sm90::PersistentClusterTiles<BM, BN, GROUP, CLUSTER> tiles(M, N, static_cast<int>(cluster_ctarank()));
-        sm90::warp_specialized_roles<Mainloop>(tiles, &tma_a, &tma_b, K, epilogue);
+        sm90::warp_specialized_roles<Mainloop>(tiles, &tma_a, &tma_b, K, epilogue, &edge);
         sm90::leave_cluster<CLUSTER>();
     }
 }

@@ -41,6 +41,18 @@ namespace sm90 {
 // two consumers of 128 rows (WarpSpecializedMainloop), so such a launch would bring two
 // warpgroups more than the kernel uses, and the block would never finish: refused here. (Hopper
 // rung 06 sizes its launch by its consumers and takes 256-row tiles.)
+// The last, ragged tile-row of a K-major A, loaded with a map whose boxes stop at the tensor's
+// edge (`rows` of BM, a multiple of 8), so that no box crosses it: tiles from row `m0` on take
+// `map`, and their stages expect (BM - rows) rows of A fewer bytes. A stage's rows past `rows`
+// keep whatever it held before; they feed only rows of C past M (row i of C reads only row i of
+// A), which the epilogue never stores, and sums a split adds only into those rows. Default: no
+// edge map (every tile-row full-height).
+struct AEdge {
+    const TmaDescriptor* map = nullptr;
+    int m0 = 0x7fffffff;
+    int rows = 0;
+};
+
 template <int BM>
 struct SixtyFourRowConsumers {
     static_assert(BM == 64 || BM == 128, "BM = 64 or 128: one or two consumer warpgroups of 64 rows, as the launch's "
@@ -119,6 +131,25 @@ struct WarpSpecializedMainloop {
                 if constexpr (CLUSTER == 1) Smem::load(load, tma_a, tma_b, m0, n0, k0);
                 else Smem::template load_multicast_b<CLUSTER>(load, tma_a, tma_b, m0, n0, k0, cluster_ctarank());
             }
+        }
+    }
+
+    // The same, with A's ragged last tile-row (`edge`) loaded through its own map: a K-major A on
+    // the plain walk (STAGGER = 1); otherwise every tile-row loads full-height boxes of `tma_a`.
+    static __device__ __forceinline__ void produce(Cursor<STAGES>& load, const TmaDescriptor* tma_a,
+                                                   const TmaDescriptor* tma_b, int m0, int n0, int k_begin,
+                                                   int k_end, AEdge edge) {
+        if constexpr (!A_ROW || STAGGER != 1) {  // the edge map is for a K-major A on the plain walk
+            produce(load, tma_a, tma_b, m0, n0, k_begin, k_end);
+            return;
+        }
+        const bool at_edge = m0 >= edge.m0;
+        const TmaDescriptor* map_a = at_edge ? edge.map : tma_a;
+        const uint32_t bytes = at_edge ? Smem::STAGE_BYTES - Mma::OperandA::SLABS * (BM - edge.rows) * Mma::OperandA::ROW_BYTES
+                                       : Smem::STAGE_BYTES;
+        for (int kt = k_begin; kt < k_end; ++kt) {
+            if constexpr (CLUSTER == 1) Smem::load(load, map_a, tma_b, m0, n0, kt * BK, bytes);
+            else Smem::template load_multicast_b<CLUSTER>(load, map_a, tma_b, m0, n0, kt * BK, cluster_ctarank(), bytes);
         }
     }
 

@@ -28,9 +28,10 @@ struct Stages {
     // The producer's loads of one k-tile (rows m0.. of A, columns n0.. of B, k from k0) into the
     // stage under `cursor`, after waiting for it to be free; then the cursor moves on.
     static __device__ __forceinline__ void load(Cursor<STAGES>& cursor, const TmaDescriptor* tma_a,
-                                                const TmaDescriptor* tma_b, int m0, int n0, int k0) {
+                                                const TmaDescriptor* tma_b, int m0, int n0, int k0,
+                                                uint32_t bytes = STAGE_BYTES) {
         const Ring<STAGES> r = ring();
-        r.producer_acquire(cursor, STAGE_BYTES);
+        r.producer_acquire(cursor, bytes);
         Mma::OperandA::load(tma_a, r.full(cursor.stage), a(cursor.stage), m0, k0);
         Mma::OperandB::load(tma_b, r.full(cursor.stage), b(cursor.stage), n0, k0);
         cursor.advance();
@@ -42,9 +43,9 @@ struct Stages {
     template <int CLUSTER>
     static __device__ __forceinline__ void load_multicast_b(Cursor<STAGES>& cursor, const TmaDescriptor* tma_a,
                                                             const TmaDescriptor* tma_b, int m0, int n0, int k0,
-                                                            int rank) {
+                                                            int rank, uint32_t bytes = STAGE_BYTES) {
         const Ring<STAGES> r = ring();
-        r.producer_acquire(cursor, STAGE_BYTES);
+        r.producer_acquire(cursor, bytes);
         Mma::OperandA::load(tma_a, r.full(cursor.stage), a(cursor.stage), m0, k0);
         Mma::OperandB::template load_part_multicast<CLUSTER>(tma_b, r.full(cursor.stage), b(cursor.stage), n0, k0,
                                                              rank, static_cast<uint16_t>((1u << CLUSTER) - 1u));

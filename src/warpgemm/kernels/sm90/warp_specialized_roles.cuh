@@ -97,9 +97,10 @@ __device__ __forceinline__ void leave_cluster() {
 // (warpgroup 0) gives registers up and its one thread loads every unit's k-tiles in the
 // scheduler's order; the consumer warpgroups take registers and run `consumers(consumer, cursor,
 // k_tiles)` (consumer = 0 .. CONSUMERS - 1), on a ring cursor of their own from the first stage.
-template <typename Mainloop, typename Tiles, typename Consumers>
+template <typename Mainloop, typename Tiles, typename Consumers, typename Edge = void>
 __device__ __forceinline__ void split_roles(const Tiles& tiles, const TmaDescriptor* tma_a,
-                                            const TmaDescriptor* tma_b, int K, Consumers consumers) {
+                                            const TmaDescriptor* tma_b, int K, Consumers consumers,
+                                            const Edge* edge = nullptr) {
     // setmaxnreg moves registers between the block's warpgroups and cannot add any: together they
     // may ask for what the block was launched with (65536 / threads a thread, in steps of 8), or
     // the consumers' setmaxnreg.inc waits for ever.
@@ -116,7 +117,8 @@ __device__ __forceinline__ void split_roles(const Tiles& tiles, const TmaDescrip
         if (threadIdx.x == 0) {
             for (int u = tiles.first(); u < tiles.total; u = tiles.next(u)) {
                 const Work w = tiles.work(u, k_tiles);
-                Mainloop::produce(cursor, tma_a, tma_b, w.m0, w.n0, w.k_begin, w.k_end);
+                if constexpr (is_void<Edge>::value) Mainloop::produce(cursor, tma_a, tma_b, w.m0, w.n0, w.k_begin, w.k_end);
+                else Mainloop::produce(cursor, tma_a, tma_b, w.m0, w.n0, w.k_begin, w.k_end, *edge);
             }
         }
         __syncwarp();
@@ -128,9 +130,10 @@ __device__ __forceinline__ void split_roles(const Tiles& tiles, const TmaDescrip
 
 // `Tiles` is GridTile, PersistentTiles or PersistentClusterTiles (sm90/tile_scheduler.cuh). Call
 // after set_up_ring. Both consumer warpgroups work on each unit.
-template <typename Mainloop, typename Tiles, typename Epilogue>
+template <typename Mainloop, typename Tiles, typename Epilogue, typename Edge = void>
 __device__ __forceinline__ void warp_specialized_roles(const Tiles& tiles, const TmaDescriptor* tma_a,
-                                                       const TmaDescriptor* tma_b, int K, Epilogue& epilogue) {
+                                                       const TmaDescriptor* tma_b, int K, Epilogue& epilogue,
+                                                       const Edge* edge = nullptr) {
     split_roles<Mainloop>(tiles, tma_a, tma_b, K, [&](int consumer, typename Mainloop::RingCursor& cursor,
                                                       int k_tiles) {
         typename Mainloop::Acc acc[Mainloop::Mma::ACC];
@@ -156,7 +159,7 @@ __device__ __forceinline__ void warp_specialized_roles(const Tiles& tiles, const
             }
         }
         epilogue.finish(consumer);
-    });
+    }, edge);
 }
 
 // The ping-pong schedule (hopper rung 07): the producer loads the block's units in order, as
