@@ -8,7 +8,7 @@
 #                                       cluster_tail cluster_tail_rule loop_rate loop_rate_ab igemm_ab bn176 clocks
 #                                       occupancy pack ncu stalls token_tiles two_small_tiles
 #                                       m65_112_rules m33_56_rules m65_112_k_gap h200_gaps h200_gap_rules
-#                                       k_past_16383 m193_256 a_edge
+#                                       k_past_16383 m193_256 a_edge m193_256_edge
 #                                       (default: info tests ceiling bench)
 #   PYTEST_ARGS="-k sgemm" BENCH_ARGS="sgemm --suite square" scripts/gpu_check.sh tests bench
 #   SMOKE_TIMEOUT=45 HOPPER_PYTEST_ARGS="-n 8" SANITIZE=0 scripts/gpu_check.sh hopper
@@ -483,6 +483,20 @@ PY
         --cands BN=128 BN=128,A_EDGE=0 BN=256 BN=256,A_EDGE=0 BM=256,BN=128 BM=256,BN=128,A_EDGE=0 \
         > "$OUT/a_edge_rows.log" 2>&1
       summary+=("a_edge rows: exit $?") ;;
+    m193_256_edge)
+      # The H200's rules at 193-256 rows (warpgemm/dispatch.py; docs/decode.md, "193-256 rows"),
+      # drawn from m193_256_edge_sweep_h200.json, checked on weights they were not drawn from
+      # against the choices before them, with the tilings of every bucket as candidates; then
+      # the GPU tests of their choices.
+      timeout 200 python3 scripts/decode_sweep.py --kernel hopper/06_tma_store_epilogue --ms 196 216 232 256 \
+        --rounds 9 --replicates 2 --before m193_256_edge --json "$OUT/m193_256_edge_check_$(gpu_tag).json" \
+        --nk 12288x4096 13824x5120 16384x8192 22016x4096 24576x6144 32768x8192 4096x16384 7168x18432 \
+        8192x22016 3072x4096 4096x2048 4096x3072 \
+        --cands BN=128 BM=256,BN=128 BN=176 BN=256 BM=64,BN=128 > "$OUT/m193_256_edge_check.log" 2>&1
+      summary+=("m193_256_edge check: exit $?")
+      timeout 150 python3 -m pytest -p no:cacheprovider -m gpu -n 8 -q tests/test_hopper.py \
+        -k "h200s_choices_at_193" > "$OUT/m193_256_edge_pytest.log" 2>&1
+      summary+=("m193_256_edge pytest: $(grep -aE '[0-9]+ (passed|failed)' "$OUT/m193_256_edge_pytest.log" | tail -1)") ;;
     m193_256)
       # Rung 06 at 193-256 rows (docs/decode.md, "193-256 rows: measured, no rule yet"): 128 x 128
       # and 128 x 256 tiles row by row, then both under ncu at 193 and 256 rows of 8192 x 8192.

@@ -742,6 +742,32 @@ H100 = "NVIDIA H100 80GB HBM3"
 
 
 @pytest.mark.parametrize("m,n,k,params", [
+    (193, 14336, 4096, {"BM": 256, "BN": 128}), (256, 12288, 8192, {"BM": 256, "BN": 128}),
+    (200, 16384, 4096, {"BM": 256, "BN": 128}),                          # N 12288-16384, K 4096-8192
+    (193, 8192, 28672, {"BM": 256, "BN": 128}), (240, 4096, 14336, {"BM": 256, "BN": 128}),  # K from 14336
+    (193, 28672, 8192, {"BN": 176}), (256, 20480, 4096, {"BN": 176}),    # N 20480-32768, K 4096-8192
+    (193, 4096, 4096, {"BN": 128}), (256, 3072, 4096, {"BN": 128})])     # N 3072-4096, K = 4096
+def test_the_h200_picks_its_tiles_at_193_to_256_rows_by_the_weights_it_measured(m, n, k, params):
+    rule = dispatch.choose(90, "bfloat16", m, n, k, layouts=("row", "col"), device="NVIDIA H200")
+    assert rule.kernel == "hopper/06_tma_store_epilogue" and rule.params == params
+    assert "m193_256_edge" in rule.note
+    assert dispatch.choose(90, "float16", m, n, k, layouts=("row", "col"), device="NVIDIA H200").params == params
+
+
+@pytest.mark.parametrize("m,n,k,layouts,device", [
+    (192, 14336, 4096, ("row", "col"), "NVIDIA H200"), (257, 14336, 4096, ("row", "col"), "NVIDIA H200"),
+    (200, 14336, 2048, ("row", "col"), "NVIDIA H200"), (200, 14336, 16384, ("row", "col"), "NVIDIA H200"),
+    (200, 10240, 8192, ("row", "col"), "NVIDIA H200"), (200, 5120, 5120, ("row", "col"), "NVIDIA H200"),
+    (200, 8192, 12288, ("row", "col"), "NVIDIA H200"), (200, 2048, 4096, ("row", "col"), "NVIDIA H200"),
+    (200, 4096, 8192, ("row", "col"), "NVIDIA H200"), (200, 36864, 8192, ("row", "col"), "NVIDIA H200"),
+    (200, 4096, 2048, ("row", "col"), "NVIDIA H200"), (200, 4096, 3072, ("row", "col"), "NVIDIA H200"),
+    (200, 14336, 4096, ("col", "col"), "NVIDIA H200"), (200, 14336, 4096, ("row", "col"), H100)])
+def test_the_h200s_193_to_256_row_tiles_stay_inside_the_rows_weights_and_layout_measured(m, n, k, layouts, device):
+    rule = dispatch.choose(90, "bfloat16", m, n, k, layouts=layouts, device=device)
+    assert "m193_256_edge" not in rule.note
+
+
+@pytest.mark.parametrize("m,n,k,params", [
     (1024, 1024, 1024, {"BM": 64, "BN": 128}), (2048, 512, 2048, {"BM": 64, "BN": 128}),
     (256, 2048, 2048, {"BM": 64, "BN": 64}), (1280, 768, 1024, {"BM": 64, "BN": 128}),
     (2048, 1024, 4096, {"BN": 128}), (512, 4096, 2048, {"BN": 128}), (1920, 1024, 2048, {"BN": 128}),

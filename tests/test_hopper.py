@@ -399,6 +399,22 @@ def test_the_h200s_choices_at_65_to_128_rows_match_float64_on_ragged_linear_prob
 
 @pytest.mark.gpu
 @needs_hopper
+@pytest.mark.parametrize("m,n,k", [
+    (193, 14343, 4100), (256, 12289, 8191),   # 256 x 128 tiles, N 12288-16384
+    (201, 8191, 28673), (255, 4097, 14337),   # 256 x 128 tiles, K from 14336
+    (193, 28679, 8185), (247, 20481, 4097),   # 128 x 176 tiles
+    (199, 4095, 4096), (256, 3073, 4096)])    # 128 x 128 tiles (K = 4096)
+def test_the_h200s_choices_at_193_to_256_rows_match_float64_on_ragged_linear_problems(m, n, k):
+    # what auto runs on an H200 in each bucket of its rung-06 rules at 193-256 rows, on ragged
+    # rows of A (boxes that stop at the edge), N and K, with the bias
+    rule = dispatch.choose(90, "bfloat16", m, n, k, layouts=("row", "col"), device="NVIDIA H200")
+    assert rule.kernel == "hopper/06_tma_store_epilogue" and "m193_256_edge" in rule.note
+    for dtypes in (("bfloat16", "bfloat16"), ("float16", "float32")):
+        _check(rule.kernel, m, n, k, "row", "col", dtypes, bias=True, **rule.params)
+
+
+@pytest.mark.gpu
+@needs_hopper
 @pytest.mark.parametrize("variant", TILE_VARIANTS)
 @pytest.mark.parametrize("shape,layouts,dtypes,bias", RAGGED_EVERY_LAYOUT)
 def test_each_tile_variant_matches_float64_on_ragged_shapes_in_every_layout(variant, shape, layouts, dtypes, bias):

@@ -892,6 +892,38 @@ RULES: tuple[Rule, ...] = (
            params={"BM": 128, "BK": 128, "STAGES": 4, "IN_FLIGHT": 1}, device=_132_SMS,
            note="measured on an H100 by scripts/decode_sweep.py (docs/results/decode_sweep_m128_h100.json)")
       for m, n in (((65, 128), (0, 8192)), ((129, 192), (0, INF))) for dt in ("bfloat16", "float16")),
+    # fp16 / bf16 with 193-256 rows in the Linear layout on the H200, since rung 06 loads A's ragged
+    # last tile-row through boxes that stop at the edge (docs/hopper.md, "A's ragged last
+    # tile-row"): the H100's choices there (128 x 128 tiles; 64 x 128 on grids of half a wave or
+    # less) gave way, in a sweep of eight tilings at 193, 208, 224 and 248 rows of eight weights
+    # (scripts/decode_sweep.py, graph replays, cold weights, two placements, x cuBLAS;
+    # docs/results/m193_256_edge_sweep_h200.json), to
+    #   * 256 x 128 tiles (one tile-row) at N 12288-16384 with K 4096-8192 (14336 x 4096: 0.83x-0.97x
+    #     against 0.69x-0.80x) and at N 4096-8192 with K from 14336 (8192 x 28672: 0.84x-0.98x
+    #     against 0.78x-0.91x; 4096 x 14336 0.82x-0.99x against 0.80x-0.96x);
+    #   * 128 x 176 tiles at N 20480-32768 with K 4096-8192 (28672 x 8192: 0.87x-1.04x against
+    #     0.80x-0.94x);
+    #   * 128 x 128 tiles where 64 x 128 ran, at N 3072-4096 with K = 4096 (4096 x 4096:
+    #     0.78x-0.88x against 0.75x-0.84x).
+    # Checked at 196, 216, 232 and 256 rows of twelve weights they were not drawn from, against
+    # the choices before them in the same rounds (docs/results/m193_256_edge_check_h200.json):
+    # ahead at all 36 shapes of the first three buckets, by 0.007x-0.21x (13824 x 5120 0.82x-1.00x
+    # against 0.69x-0.83x; 22016 x 4096 at 216 rows 1.32x against 1.11x; 4096 x 16384 by
+    # 0.02x-0.04x), and at 3072 x 4096 by 0.05x-0.06x. At 24576 x 6144 and 32768 x 8192 the 128 x
+    # 256 tiles led the 128 x 176 ones by 0.03x-0.05x; not taken (one rule for both widths was
+    # not found). With K of 2048 and 3072 at N = 4096 the 64 x 128 tiles stayed ahead (by
+    # 0.10x-0.11x and 0.01x-0.03x), so the last bucket takes K = 4096 only.
+    # bf16 measured; fp16 runs the same kernel at the same bytes.
+    *(Rule("hopper/06_tma_store_epilogue", dt, capability=(90, 90), layouts=_LINEAR, m=(193, 256), n=n, k=k,
+           params=p, device=_H200, note="measured on an H200 by scripts/decode_sweep.py "
+                                        "(docs/results/m193_256_edge_*_h200.json)")
+      for dt in ("bfloat16", "float16")
+      for n, k, p in (
+          ((12288, 16384), (4096, 8192), {"BM": 256, "BN": 128}),
+          ((4096, 8192), (14336, INF), {"BM": 256, "BN": 128}),
+          ((20480, 32768), (4096, 8192), {"BN": 176}),
+          ((3072, 4096), (4096, 4096), {"BN": 128}),
+      )),
     # fp16 / bf16 on Hopper (sm_90): wgmma fed by TMA, persistent, TMA-store epilogue.
     # Grids of half a wave or less (H100 SXM, 193-8192 rows, N of 256-4096, K up to 4096): the tile
     # of rung 06 that makes the most tiles within one wave (one_wave_tile), single blocks. Against
