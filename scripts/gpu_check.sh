@@ -9,6 +9,7 @@
 #                                       occupancy pack ncu stalls token_tiles two_small_tiles
 #                                       m65_112_rules m33_56_rules m65_112_k_gap h200_gaps h200_gap_rules
 #                                       k_past_16383 m193_256 a_edge m193_256_edge
+#                                       m257_bn176_edge
 #                                       (default: info tests ceiling bench)
 #   PYTEST_ARGS="-k sgemm" BENCH_ARGS="sgemm --suite square" scripts/gpu_check.sh tests bench
 #   SMOKE_TIMEOUT=45 HOPPER_PYTEST_ARGS="-n 8" SANITIZE=0 scripts/gpu_check.sh hopper
@@ -497,8 +498,27 @@ PY
       timeout 150 python3 -m pytest -p no:cacheprovider -m gpu -n 8 -q tests/test_hopper.py \
         -k "h200s_choices_at_193" > "$OUT/m193_256_edge_pytest.log" 2>&1
       summary+=("m193_256_edge pytest: $(grep -aE '[0-9]+ (passed|failed)' "$OUT/m193_256_edge_pytest.log" | tail -1)") ;;
+    m257_bn176_edge)
+      # The H200's 128 x 176 tiles from 257 rows and at 4096-wide weights (warpgemm/dispatch.py,
+      # fuller_waves_at_bn176), drawn from m257_1023_edge_sweep_h200.json, checked where the test
+      # fires on weights the sweep had not measured (and at 300 x 28672 x 4096, where it lost before
+      # the edge boxes) against the choices before, with four other tilings as candidates; then
+      # the GPU tests of its choice.
+      timeout 200 python3 scripts/decode_sweep.py --kernel hopper/06_tma_store_epilogue --ms 530 600 640 \
+        --rounds 9 --replicates 2 --before m257_1023_edge --json "$OUT/m257_1023_edge_check_n4096_$(gpu_tag).json" \
+        --nk 4096x2048 4096x3072 4096x8192 4096x11008 \
+        --cands BN=176 BN=128 BN=192 BN=256 BN=256,HOLD=1 > "$OUT/m257_1023_edge_check_n4096.log" 2>&1
+      summary+=("m257_bn176_edge check, N = 4096: exit $?")
+      timeout 200 python3 scripts/decode_sweep.py --kernel hopper/06_tma_store_epilogue --ms 264 320 380 \
+        --rounds 9 --replicates 2 --before m257_1023_edge --json "$OUT/m257_1023_edge_check_m257_$(gpu_tag).json" \
+        --nk 7168x4096 7168x8192 29568x8192 14336x8192 28672x4096 \
+        --cands BN=176 BN=128 BN=192 BN=256 BN=256,HOLD=1 > "$OUT/m257_1023_edge_check_m257.log" 2>&1
+      summary+=("m257_bn176_edge check, 257-383 rows: exit $?")
+      timeout 150 python3 -m pytest -p no:cacheprovider -m gpu -n 8 -q tests/test_hopper.py \
+        -k "128_x_176_tiles_from_257" > "$OUT/m257_bn176_edge_pytest.log" 2>&1
+      summary+=("m257_bn176_edge pytest: $(grep -aE '[0-9]+ (passed|failed)' "$OUT/m257_bn176_edge_pytest.log" | tail -1)") ;;
     m193_256)
-      # Rung 06 at 193-256 rows (docs/decode.md, "193-256 rows: measured, no rule yet"): 128 x 128
+      # Rung 06 at 193-256 rows (docs/decode.md, "193-256 rows: a short second tile-row"): 128 x 128
       # and 128 x 256 tiles row by row, then both under ncu at 193 and 256 rows of 8192 x 8192.
       timeout 150 python3 scripts/decode_sweep.py --kernel hopper/06_tma_store_epilogue \
         --ms 193 200 208 216 224 240 256 --rounds 9 --replicates 2 --nk 8192x8192 14336x4096 \

@@ -550,10 +550,22 @@ def test_the_h200_keeps_its_other_tiles_where_clusters_of_128_x_176_do_not_fill_
     (640, 32000, 4096),    # 98.5% against 94.7%: less than 1.05 times as full
     (1280, 14336, 4096),   # from 1280 rows 128 x 256 stayed ahead (0.951x against 0.988x)
     (2048, 11008, 4096),
-    (300, 28672, 4096)])   # below 384 rows (a part tile row of three): 0.697x against 0.817x
+    (400, 4096, 4096),     # four tile-rows of 24 tiles: 73% of a wave
+    (777, 4096, 14336)])   # seven: 64%
 def test_the_h200_keeps_other_tiles_where_128_x_176_does_not_fill_the_waves_better_or_has_measured_slower(m, n, k):
     rule = dispatch.choose(90, "bfloat16", m, n, k, layouts=("row", "col"), device="NVIDIA H200")
     assert rule.params.get("BN") != 176
+
+
+@pytest.mark.parametrize("m,n,k", [
+    (520, 4096, 4096), (640, 4096, 14336),  # five tile-rows of 24 tiles: 120 of 132 SMs
+    (300, 14336, 4096), (300, 28672, 8192),
+    (300, 28672, 4096)])  # lost before the edge boxes (0.697x against 0.817x): its zero-filled tile-row
+def test_the_h200_takes_128_x_176_tiles_from_257_rows_and_at_4096_wide_weights_where_they_fill_the_waves(m, n, k):
+    rule = dispatch.choose(90, "bfloat16", m, n, k, layouts=("row", "col"), device="NVIDIA H200")
+    assert rule.kernel == "hopper/06_tma_store_epilogue" and rule.params == {"BN": 176}
+    assert "m257_1023_edge" in rule.note
+    assert dispatch.choose(90, "bfloat16", m, n, k, layouts=("row", "col"), device=H100).params.get("BN") != 176
 
 
 @pytest.mark.parametrize("m,n,k,params", [

@@ -415,6 +415,16 @@ def test_the_h200s_choices_at_193_to_256_rows_match_float64_on_ragged_linear_pro
 
 @pytest.mark.gpu
 @needs_hopper
+@pytest.mark.parametrize("m,n,k", [(521, 4096, 4093), (639, 4096, 14335), (257, 14343, 4100), (383, 28679, 8191)])
+def test_the_h200s_128_x_176_tiles_from_257_rows_match_float64_on_ragged_linear_problems(m, n, k):
+    rule = dispatch.choose(90, "bfloat16", m, n, k, layouts=("row", "col"), device="NVIDIA H200")
+    assert rule.kernel == "hopper/06_tma_store_epilogue" and "m257_1023_edge" in rule.note
+    for dtypes in (("bfloat16", "bfloat16"), ("float16", "float32")):
+        _check(rule.kernel, m, n, k, "row", "col", dtypes, bias=True, **rule.params)
+
+
+@pytest.mark.gpu
+@needs_hopper
 @pytest.mark.parametrize("variant", TILE_VARIANTS)
 @pytest.mark.parametrize("shape,layouts,dtypes,bias", RAGGED_EVERY_LAYOUT)
 def test_each_tile_variant_matches_float64_on_ragged_shapes_in_every_layout(variant, shape, layouts, dtypes, bias):

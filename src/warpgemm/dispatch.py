@@ -983,11 +983,30 @@ RULES: tuple[Rule, ...] = (
     # 0.733x, 1000 x 14336 x 4096 0.969x / 0.967x against 0.928x twice, 896 x 16384 x 4096 0.969x /
     # 0.967x against 0.926x / 0.924x; level at 768 x 28672 x 4096 (1.023x twice against 1.027x);
     # fp16 0.931x against 0.845x at 384 x 14336. Below 384 rows (a part tile row of three) it lost:
-    # 300 x 28672 x 4096 0.697x against 0.817x. Not measured on the H100.
+    # 300 x 28672 x 4096 0.697x against 0.817x, before the edge boxes (the next rule). Not measured
+    # on the H100.
     *(Rule("hopper/06_tma_store_epilogue", dt, capability=(90, 90), layouts=_LINEAR, m=(384, 1024), n=(4097, INF),
            params={"BN": 176}, device=_H200, shape=fuller_waves_at_bn176,
            note="the Hopper ladder's last rung with 128 x 176 tiles where they fill the waves "
                 "(docs/results/hopper_bn176_sweep_h200.json, hopper_bn176_rule_check_h200.json)")
+      for dt in ("bfloat16", "float16")),
+    # The same test from 257 rows and at N = 4096, since rung 06 loads a ragged last tile-row
+    # through boxes that stop at A's edge (docs/hopper.md, "A's ragged last tile-row"): the loss at
+    # 300 x 28672 x 4096 above was that tile-row's zero fill. In a sweep of nine tilings at 300-1000
+    # rows of eight weights with the edge boxes (docs/results/m257_1023_edge_sweep_h200.json), the
+    # test fired at four shapes the rule above left out, and 128 x 176 led there: 520 and 640 x 4096
+    # x 4096 0.81x / 0.93x against 0.61x / 0.70x, the same rows of 4096 x 14336 0.79x / 0.92x
+    # against 0.57x / 0.66x, 300 x 14336 x 4096 0.85x against 0.77x, 300 x 28672 x 8192 0.86x
+    # against 0.80x. Checked where it fires on weights the sweep had not measured, against the
+    # choices before in the same rounds (docs/results/m257_1023_edge_check_*_h200.json): ahead at
+    # all 27 shapes, at 530-640 rows of 4096-wide weights with K of 2048-11008 by 0.20x-0.23x
+    # (640 x 4096 x 2048 0.95x against 0.72x), at 264-380 rows of 7168-29568-row weights by
+    # 0.03x-0.24x (380 x 7168 x 8192 0.96x against 0.72x; 264-380 x 28672 x 4096, where it had
+    # lost, by 0.04x). 128 x 192 tiles led it by 0.01x-0.02x at 29568 x 8192.
+    *(Rule("hopper/06_tma_store_epilogue", dt, capability=(90, 90), layouts=_LINEAR, m=(257, 1024), n=(4096, INF),
+           params={"BN": 176}, device=_H200, shape=fuller_waves_at_bn176,
+           note="the Hopper ladder's last rung with 128 x 176 tiles where they fill the waves, from 257 rows "
+                "(docs/results/m257_1023_edge_*_h200.json)")
       for dt in ("bfloat16", "float16")),
     # 2048 rows or more on the H200 where 2-block clusters of 128 x 176 tiles fill their waves (at
     # least 97% and 1.05 times as full as clusters of 128 x 256, fuller_cluster_waves_at_bn176), in
