@@ -9,7 +9,7 @@
 #                                       occupancy pack ncu stalls token_tiles two_small_tiles
 #                                       m65_112_rules m33_56_rules m65_112_k_gap h200_gaps h200_gap_rules
 #                                       k_past_16383 m193_256 a_edge m193_256_edge
-#                                       m257_bn176_edge
+#                                       m257_bn176_edge edge_rules_fp16
 #                                       (default: info tests ceiling bench)
 #   PYTEST_ARGS="-k sgemm" BENCH_ARGS="sgemm --suite square" scripts/gpu_check.sh tests bench
 #   SMOKE_TIMEOUT=45 HOPPER_PYTEST_ARGS="-n 8" SANITIZE=0 scripts/gpu_check.sh hopper
@@ -517,6 +517,19 @@ PY
       timeout 150 python3 -m pytest -p no:cacheprovider -m gpu -n 8 -q tests/test_hopper.py \
         -k "128_x_176_tiles_from_257" > "$OUT/m257_bn176_edge_pytest.log" 2>&1
       summary+=("m257_bn176_edge pytest: $(grep -aE '[0-9]+ (passed|failed)' "$OUT/m257_bn176_edge_pytest.log" | tail -1)") ;;
+    edge_rules_fp16)
+      # The H200's rules drawn with the edge boxes (m193_256_edge, m257_1023_edge), measured and
+      # checked in bf16, through auto in fp16 against the choices before, on weights of their checks.
+      K6=hopper/06_tma_store_epilogue
+      for spec in "m193_256_edge|200 240|13824x5120 16384x8192 22016x4096 32768x8192 7168x18432 4096x16384 3072x4096" \
+                  "m257_1023_edge|300|7168x4096 28672x4096 14336x8192" "m257_1023_edge|600|4096x2048 4096x8192"; do
+        IFS='|' read -r note ms nks <<< "$spec"
+        # shellcheck disable=SC2086  # MS and NKS split into one argument each
+        timeout 150 python3 scripts/decode_sweep.py --kernel $K6 --dtype float16 --ms $ms --rounds 9 --replicates 2 \
+          --before "$note" --nk $nks --cands BN=128 \
+          --json "$OUT/${note}_fp16_m${ms// /_}_$(gpu_tag).json" > "$OUT/${note}_fp16_m${ms// /_}.log" 2>&1
+        summary+=("edge_rules_fp16 $note at $ms rows: exit $?")
+      done ;;
     m193_256)
       # Rung 06 at 193-256 rows (docs/decode.md, "193-256 rows: a short second tile-row"): 128 x 128
       # and 128 x 256 tiles row by row, then both under ncu at 193 and 256 rows of 8192 x 8192.
