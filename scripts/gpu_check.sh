@@ -81,7 +81,7 @@ tree_env() {  # TREE
   if [ "$1" = before ]; then pp=$BEFORE/src; cache=/tmp/warpgemm-cache-before; else pp=src; cache=$WARPGEMM_CACHE; fi
 }
 
-# A kernel variant's checks (steps cluster4, stream_k, ping_pong): smoke runs of SMOKE (kernel
+# A kernel variant's checks (steps cluster4, stream_k, ping_pong, a_edge): smoke runs of SMOKE (kernel
 # specs) under a timeout (a pipeline bug hangs), then, if they pass, the tests that PYTEST_K
 # selects in tests/test_hopper.py and compute-sanitizer memcheck and racecheck on the smoke shapes
 # of SANITIZE. Fails if the smoke runs do.
