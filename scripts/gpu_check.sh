@@ -496,7 +496,7 @@ PY
         --cands BN=128 BM=256,BN=128 BN=176 BN=256 BM=64,BN=128 > "$OUT/m193_256_edge_check.log" 2>&1
       summary+=("m193_256_edge check: exit $?")
       timeout 150 python3 -m pytest -p no:cacheprovider -m gpu -n 8 -q tests/test_hopper.py \
-        -k "h200s_choices_at_193" > "$OUT/m193_256_edge_pytest.log" 2>&1
+        -k "drawn_with_the_edge_boxes and m193_256_edge" > "$OUT/m193_256_edge_pytest.log" 2>&1
       summary+=("m193_256_edge pytest: $(grep -aE '[0-9]+ (passed|failed)' "$OUT/m193_256_edge_pytest.log" | tail -1)") ;;
     m257_bn176_edge)
       # The H200's 128 x 176 tiles from 257 rows and at 4096-wide weights (warpgemm/dispatch.py,
@@ -515,7 +515,7 @@ PY
         --cands BN=176 BN=128 BN=192 BN=256 BN=256,HOLD=1 > "$OUT/m257_1023_edge_check_m257.log" 2>&1
       summary+=("m257_bn176_edge check, 257-383 rows: exit $?")
       timeout 150 python3 -m pytest -p no:cacheprovider -m gpu -n 8 -q tests/test_hopper.py \
-        -k "128_x_176_tiles_from_257" > "$OUT/m257_bn176_edge_pytest.log" 2>&1
+        -k "drawn_with_the_edge_boxes and m257_1023_edge" > "$OUT/m257_bn176_edge_pytest.log" 2>&1
       summary+=("m257_bn176_edge pytest: $(grep -aE '[0-9]+ (passed|failed)' "$OUT/m257_bn176_edge_pytest.log" | tail -1)") ;;
     edge_rules_fp16)
       # The H200's rules drawn with the edge boxes (m193_256_edge, m257_1023_edge), measured and

@@ -399,26 +399,18 @@ def test_the_h200s_choices_at_65_to_128_rows_match_float64_on_ragged_linear_prob
 
 @pytest.mark.gpu
 @needs_hopper
-@pytest.mark.parametrize("m,n,k", [
-    (193, 14343, 4100), (256, 12289, 8191),   # 256 x 128 tiles, N 12288-16384
-    (201, 8191, 28673), (255, 4097, 14337),   # 256 x 128 tiles, K from 14336
-    (193, 28679, 8185), (247, 20481, 4097),   # 128 x 176 tiles
-    (199, 4095, 4096), (256, 3073, 4096)])    # 128 x 128 tiles (K = 4096)
-def test_the_h200s_choices_at_193_to_256_rows_match_float64_on_ragged_linear_problems(m, n, k):
-    # what auto runs on an H200 in each bucket of its rung-06 rules at 193-256 rows, on ragged
-    # rows of A (boxes that stop at the edge), N and K, with the bias
+@pytest.mark.parametrize("m,n,k,note", [
+    (193, 14343, 4100, "m193_256_edge"), (256, 12289, 8191, "m193_256_edge"),   # 256 x 128, N 12288-16384
+    (201, 8191, 28673, "m193_256_edge"), (255, 4097, 14337, "m193_256_edge"),   # 256 x 128, K from 14336
+    (193, 28679, 8185, "m193_256_edge"), (247, 20481, 4097, "m193_256_edge"),   # 128 x 176
+    (199, 4095, 4096, "m193_256_edge"), (256, 3073, 4096, "m193_256_edge"),     # 128 x 128 (K = 4096)
+    (521, 4096, 4093, "m257_1023_edge"), (639, 4096, 14335, "m257_1023_edge"),  # 128 x 176 from 257 rows
+    (257, 14343, 4100, "m257_1023_edge"), (383, 28679, 8191, "m257_1023_edge")])
+def test_the_h200s_choices_drawn_with_the_edge_boxes_match_float64_on_ragged_linear_problems(m, n, k, note):
+    # what auto runs on an H200 in each bucket of its rung-06 rules at 193-256 rows and of its 128 x
+    # 176 tiles from 257 rows, on ragged rows of A (boxes that stop at the edge), N and K, with the bias
     rule = dispatch.choose(90, "bfloat16", m, n, k, layouts=("row", "col"), device="NVIDIA H200")
-    assert rule.kernel == "hopper/06_tma_store_epilogue" and "m193_256_edge" in rule.note
-    for dtypes in (("bfloat16", "bfloat16"), ("float16", "float32")):
-        _check(rule.kernel, m, n, k, "row", "col", dtypes, bias=True, **rule.params)
-
-
-@pytest.mark.gpu
-@needs_hopper
-@pytest.mark.parametrize("m,n,k", [(521, 4096, 4093), (639, 4096, 14335), (257, 14343, 4100), (383, 28679, 8191)])
-def test_the_h200s_128_x_176_tiles_from_257_rows_match_float64_on_ragged_linear_problems(m, n, k):
-    rule = dispatch.choose(90, "bfloat16", m, n, k, layouts=("row", "col"), device="NVIDIA H200")
-    assert rule.kernel == "hopper/06_tma_store_epilogue" and "m257_1023_edge" in rule.note
+    assert rule.kernel == "hopper/06_tma_store_epilogue" and note in rule.note
     for dtypes in (("bfloat16", "bfloat16"), ("float16", "float32")):
         _check(rule.kernel, m, n, k, "row", "col", dtypes, bias=True, **rule.params)
 
