@@ -7,7 +7,7 @@ patched ``nn.Linear`` on one token and on 32 tokens of a (batch, tokens, hidden)
 layer unpatched (what a model's eager decode pays a layer; on sm_90 the 32 tokens run a kernel
 with tensor maps).
 
-    python scripts/host_overhead.py [--repeats 7] [--calls 1000] [--profile] [--breakdown]
+    python scripts/host_overhead.py [--repeats 7] [--calls 1000] [--profile] [--breakdown] [--edge]
 
 Each case runs ``repeats`` times ``calls`` back-to-back eager calls, the cases taking turns
 (A B C A B C ...), so that a slow spell of the host hits them all; the table gives the fastest
@@ -17,6 +17,9 @@ of each pair, and their median and quartiles: the figure to compare against 1.0.
 run the script once with each on ``PYTHONPATH``, in turns (the registered op's namespace can be
 defined once per process, so two versions cannot share one). ``--breakdown`` times the steps of a
 planned call one by one (the plan key, its lookup, the output's allocation, the launch alone).
+``--edge`` (sm_90) times what the tensor map of A's ragged last tile-row adds to a call whose
+activation sits at an address the plan has not kept arguments for (docs/hopper.md, "A's ragged
+last tile-row").
 """
 
 from __future__ import annotations
@@ -96,15 +99,42 @@ def breakdown(name: str, a: torch.Tensor, b: torch.Tensor) -> None:
         print(f"  {step:<34} {host_us(fn):6.2f} us")
 
 
+def edge_cost(calls: int = 2000) -> None:
+    """Host time per call of rung 06 in 128 x 128 tiles at 200 x 256 x 256 (a last tile-row of 72
+    rows) and at 256 x 256 x 256, with ``A_EDGE`` 1 and 0, each call on an activation at a new
+    address: the inputs cycle through twice as many buffers as a plan keeps arguments for, so every
+    call makes its tensor maps (two for A where M is ragged and A_EDGE = 1)."""
+    import itertools
+
+    from warpgemm.plan import ArgsPlan
+
+    w = torch.randn(256, 256, device="cuda").bfloat16()
+    params = {"kernel": "hopper/06_tma_store_epilogue", "BM": 128, "BN": 128}
+    for m in (200, 256):
+        xs = [torch.randn(m, 256, device="cuda").bfloat16() for _ in range(2 * ArgsPlan.KEEP)]
+        for edge in (1, 0):
+            cycle = itertools.cycle(xs)
+            fn = lambda: warpgemm.matmul(next(cycle), w.t(), A_EDGE=edge, **params)  # noqa: E731
+            fn()
+            kept = lambda: warpgemm.matmul(xs[0], w.t(), A_EDGE=edge, **params)  # noqa: E731
+            print(f"host time per call, rung 06 128 x 128, {m} x 256 x 256, A_EDGE = {edge}: "
+                  f"new address {host_us(fn, calls):6.2f} us, kept address {host_us(kept, calls):6.2f} us")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--profile", action="store_true")
     ap.add_argument("--repeats", type=int, default=7)
     ap.add_argument("--calls", type=int, default=1000)
     ap.add_argument("--breakdown", action="store_true", help="time the steps of a planned call one by one")
+    ap.add_argument("--edge", action="store_true",
+                    help="only: the host cost of the ragged tile-row's tensor map (sm_90)")
     ap.add_argument("--pairs", type=int, default=200, help="pairs of blocks for the paired ratio")
     ap.add_argument("--block", type=int, default=200, help="calls a block of the paired ratio")
     args = ap.parse_args()
+    if args.edge:
+        edge_cost()
+        return
     a = torch.randn(64, 64, device="cuda")
     b = torch.randn(64, 64, device="cuda")
     ah, bh = a.bfloat16(), b.bfloat16()
