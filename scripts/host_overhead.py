@@ -112,13 +112,19 @@ def edge_cost(calls: int = 2000) -> None:
     params = {"kernel": "hopper/06_tma_store_epilogue", "BM": 128, "BN": 128}
     for m in (200, 256):
         xs = [torch.randn(m, 256, device="cuda").bfloat16() for _ in range(2 * ArgsPlan.KEEP)]
+        best: dict[tuple[int, str], float] = {}
+        for _ in range(3):  # the settings in turns, the fastest of three turns each
+            for edge in (1, 0):
+                cycle = itertools.cycle(xs)
+                new = lambda: warpgemm.matmul(next(cycle), w.t(), A_EDGE=edge, **params)  # noqa: E731
+                kept = lambda: warpgemm.matmul(xs[0], w.t(), A_EDGE=edge, **params)  # noqa: E731
+                for where, fn in (("new address", new), ("kept address", kept)):
+                    fn()
+                    us = host_us(fn, calls)
+                    best[edge, where] = min(best.get((edge, where), us), us)
         for edge in (1, 0):
-            cycle = itertools.cycle(xs)
-            fn = lambda: warpgemm.matmul(next(cycle), w.t(), A_EDGE=edge, **params)  # noqa: E731
-            fn()
-            kept = lambda: warpgemm.matmul(xs[0], w.t(), A_EDGE=edge, **params)  # noqa: E731
             print(f"host time per call, rung 06 128 x 128, {m} x 256 x 256, A_EDGE = {edge}: "
-                  f"new address {host_us(fn, calls):6.2f} us, kept address {host_us(kept, calls):6.2f} us")
+                  f"new address {best[edge, 'new address']:6.2f} us, kept address {best[edge, 'kept address']:6.2f} us")
 
 
 def main() -> None:
