@@ -80,11 +80,22 @@ def test_a_rule_measured_on_several_gpus_names_each_and_matches_any_of_them():
 @pytest.mark.parametrize("m,n,k,kernel,params", [
     # The H200's decode choices (docs/results/decode_sweep_h200.json; 2-32 rows of the larger
     # weights and 9-32 of the narrow ones from decode_sweep_wgmma_turned_h200.json) ...
-    (1, 14336, 4096, "decode/01_swap_ab_splitk", {"ROW_GROUPS": 2, "WARPS": 8}),
-    (4, 6144, 4096, "decode/02_swap_ab_wgmma", {"BM": 128, "STAGES": 4, "IN_FLIGHT": 0, "STAGGER": 8}),
+    (1, 14336, 1024, "decode/01_swap_ab_splitk", {"ROW_GROUPS": 2, "WARPS": 8}),
+    (4, 6144, 1024, "decode/02_swap_ab_wgmma", {"BM": 128, "STAGES": 4, "IN_FLIGHT": 0, "STAGGER": 8}),
     (8, 8192, 8192, "decode/02_swap_ab_wgmma", {"BM": 128, "STAGES": 4, "IN_FLIGHT": 0, "STAGGER": 8}),
-    (4, 4096, 4096, "decode/01_swap_ab_splitk", {"ROW_GROUPS": 1, "WARPS": 16}),
-    (1, 4096, 4096, "decode/01_swap_ab_splitk", {"ROW_GROUPS": 1, "WARPS": 16}),
+    (4, 4096, 1024, "decode/01_swap_ab_splitk", {"ROW_GROUPS": 1, "WARPS": 16}),
+    (1, 4096, 1024, "decode/01_swap_ab_splitk", {"ROW_GROUPS": 1, "WARPS": 16}),
+    # ... one token with K >= 2048 on rung 03 (row_sweep_m1_*_h200.json), 2-8 on rung 04
+    # (row_sweep_mma_*_h200.json), 33-64 rows of 2560-4224-row weights unsplit
+    # (unsplit_m33_64_*_h200.json) ...
+    (1, 4096, 4096, "decode/03_row_sweep", {"THREADS": 256, "ROWS": 2, "UNROLL": 2, "BLOCKS": 8}),
+    (1, 32000, 4096, "decode/03_row_sweep", {"THREADS": 256, "ROWS": 2, "UNROLL": 2, "BLOCKS": 8}),
+    (1, 8192, 28672, "decode/03_row_sweep", {"THREADS": 256, "ROWS": 2, "UNROLL": 2, "BLOCKS": 8}),
+    (2, 4096, 4096, "decode/04_row_sweep_mma", {"STAGES": 2}),
+    (4, 8192, 1536, "decode/04_row_sweep_mma", {"STAGES": 2}),
+    (8, 14336, 4096, "decode/04_row_sweep_mma", {"STAGES": 2}),
+    (36, 3072, 3072, "decode/02_swap_ab_wgmma", {"BM": 64, "BN": 40, "SPLITS": 1, "STAGGER": 8}),
+    (64, 4096, 4096, "decode/02_swap_ab_wgmma", {"BM": 64, "BN": 64, "STAGES": 6, "SPLITS": 1, "STAGGER": 8}),
     (16, 4096, 14336, "decode/02_swap_ab_wgmma", {"BM": 64, "BK": 128, "STAGES": 8, "STAGGER": 8}),
     (16, 28672, 8192, "decode/02_swap_ab_wgmma", {"BM": 64, "SPLITS": 0, "STAGGER": 8}),
     (16, 8192, 28672, "decode/02_swap_ab_wgmma", {"BM": 64, "BK": 64, "STAGES": 8}),
@@ -99,6 +110,17 @@ def test_the_h200_has_decode_rules_of_its_own(m, n, k, kernel, params):
     assert {key: rule.params[key] for key in params} == params
     h100 = dispatch.choose(90, "bfloat16", m, n, k, layouts=linear, device="NVIDIA H100 80GB HBM3")
     assert h100.device is None  # the H100's rules serve every other sm_90 device
+
+
+@pytest.mark.parametrize("m,n,k", [
+    (1, 4096, 1024), (1, 1000, 4096),  # rung 01 kept its lead at K = 1024; below 1024 rows: not measured
+    (8, 8192, 2048), (5, 8192, 1536), (2, 8192, 8192), (16, 4096, 4096), (4, 4096, 1024),  # rung 04 behind
+    (64, 2048, 4096), (40, 4096, 8192), (64, 5120, 5120), (64, 1024, 4096),  # unsplit tiles behind or level
+])
+def test_the_h200s_row_sweeps_and_unsplit_tiles_stop_where_they_were_measured_to_lose(m, n, k):
+    rule = dispatch.choose(90, "bfloat16", m, n, k, layouts=("row", "col"), device="NVIDIA H200")
+    assert rule.kernel not in ("decode/03_row_sweep", "decode/04_row_sweep_mma")
+    assert not (rule.params.get("SPLITS") == 1 and 33 <= m <= 64)
 
 
 @pytest.mark.parametrize("m,n,k,params", [
@@ -448,13 +470,14 @@ def test_the_narrow_weights_unsplit_two_token_tiles_fill_shared_memory_with_thei
 
 
 @pytest.mark.parametrize("m,bn", [(33, 40), (40, 40), (41, 48), (48, 48), (49, 56), (56, 56)])
-@pytest.mark.parametrize("n,k,bm", [(4096, 4096, 64), (6144, 4096, 64), (4096, 14336, 64), (1024, 2048, 64),
+@pytest.mark.parametrize("n,k,bm", [(2048, 4096, 64), (6144, 4096, 64), (4096, 14336, 64), (1024, 2048, 64),
                                     (12287, 16383, 64), (12288, 4096, 128), (28672, 2048, 128), (32768, 4096, 128),
-                                    (1024, 1024, 64), (4096, 1024, 64), (8192, 1536, 64), (12287, 2047, 64),
+                                    (1024, 1024, 64), (5120, 1024, 64), (8192, 1536, 64), (12287, 2047, 64),
                                     (12288, 1024, 128), (32768, 2047, 128)])
 def test_the_h200_holds_33_to_56_tokens_in_the_narrowest_tile_of_40_48_or_56(m, bn, n, k, bm):
     # m33_56_token_tile_sweep_h200.json: 36 x 6144 x 4096 1.01x against 0.82x in a tile of 64,
-    # 44 x 5120 x 5120 0.90x against 0.78x, 36 x 12288 x 4096 0.965x against 0.907x
+    # 44 x 5120 x 5120 0.90x against 0.78x, 36 x 12288 x 4096 0.965x against 0.907x (weights of
+    # 2560-4224 rows with K <= 4096 take the same tiles unsplit: test_the_h200_has_decode_rules_of_its_own)
     for dtype in ("bfloat16", "float16"):
         rule = dispatch.choose(90, dtype, m, n, k, layouts=("row", "col"), device="NVIDIA H200")
         assert rule.kernel == WGMMA and rule.device == "H200"
@@ -641,7 +664,8 @@ def test_one_token_with_k_of_4096_or_more_takes_the_row_sweep_on_an_h100(n, k):
     assert rule.params == {"THREADS": 512, "ROWS": 4, "UNROLL": 4, "L2_256B": 0}
     for m, kk in ((2, k), (1, 1024)):
         assert dispatch.choose(90, "bfloat16", m, n, kk, layouts=("row", "col"), device=h100).kernel != rule.kernel
-    assert dispatch.choose(90, "bfloat16", 1, n, k, layouts=("row", "col"), device="NVIDIA H200").kernel != rule.kernel
+    h200 = dispatch.choose(90, "bfloat16", 1, n, k, layouts=("row", "col"), device="NVIDIA H200")
+    assert h200.device == "H200" and h200.params != rule.params  # the H200's own rules
 
 
 @pytest.mark.parametrize("m,n,k,bm,stages,in_flight", [

@@ -252,6 +252,51 @@ def _h200_one_token_tile(bn: int, bm: int, stages: int) -> dict[str, int]:
     return {"BM": bm, "BN": bn, "BK": 64, "STAGES": stages, "IN_FLIGHT": 1}
 
 RULES: tuple[Rule, ...] = (
+    # fp16 / bf16 with one row (a token) and K >= 2048 on an H200: rung 03, the grid sweeping W, in
+    # blocks of 256 threads, 8 a SM, 2 rows a pass (one 16-byte vector of a row a thread at K =
+    # 2048). Rungs 03 and 04 came after the H200's decode rules below, which had never timed them.
+    # Swept on an H200 over rung 03's block shapes at 20 weights of 1024-32000 rows with K of
+    # 1024-28672, cuBLAS and the rules before in the same rounds (scripts/decode_sweep.py, graph
+    # replays, cold weights, two placements each; docs/results/row_sweep_m1_blocks_h200.json), x
+    # cuBLAS against the rules before (rung 01): 1.37x against 1.22x at 4096 x 4096, 1.17x against
+    # 0.98x at 6144 x 4096, 1.06x against 0.97x at 8192 x 8192, 1.08x against 1.01x at 14336 x 4096,
+    # 1.12x against 0.95x at 12288 x 4096, 1.61x against 1.30x at 2048 x 2048: ahead at all 19
+    # weights with K >= 2048, and the fastest block shape or within 0.03x of it at each but 1024 x
+    # 4096 (1.88x against 1.96x with 4 blocks a SM). Ten of them ran in an earlier sweep too
+    # (row_sweep_m1_check_h200.json): ahead at all ten there. At K = 1024 rung 01 stays ahead (4096
+    # x 1024: 1.25x against 1.33x).
+    *(Rule("decode/03_row_sweep", dt, capability=(90, 90), layouts=_LINEAR, m=(1, 1), n=(1024, INF),
+           k=(2048, INF), params={"THREADS": 256, "ROWS": 2, "UNROLL": 2, "L2_256B": 0, "BLOCKS": 8},
+           device=_H200, note="measured on an H200 by scripts/decode_sweep.py (docs/results/row_sweep_m1_*_h200.json)")
+      for dt in ("bfloat16", "float16")),
+    # fp16 / bf16 with 2-8 rows and K of 2049-4096 (2-4 rows from K = 1536) on an H200: rung 04,
+    # the sweep on the tensor cores, two stages a warp, its threads following K (one 16-byte chunk
+    # of a row a thread). Swept at 2 / 4 / 8 / 16 rows of five weights and checked at 2-8 rows of
+    # fifteen others (docs/results/row_sweep_mma_*_h200.json), x cuBLAS against the rules before:
+    # 4096 x 4096 1.25x / 1.20x / 1.17x against 1.15x / 1.13x / 1.10x at 2 / 4 / 8 rows; 6144 x 4096
+    # 1.13x / 1.09x / 1.06x against 0.99x / 0.98x / 0.99x; 11008 x 4096 1.06x-1.03x against 0.93x;
+    # 5120 x 4096 1.09x-1.00x against 0.92x-0.90x; 2 x 8192 x 2048 1.11x against 0.94x. Behind at K =
+    # 8192 (two k-steps of the tokens' fragments: 0.82x-0.87x against 0.96x-0.97x at 8192 x 8192), at
+    # 16 rows, at K = 1024, and at 8 rows of K <= 2048 (8 x 8192 x 2048 0.96x against 1.01x).
+    *(Rule("decode/04_row_sweep_mma", dt, capability=(90, 90), layouts=_LINEAR, m=m, n=(1024, INF), k=k,
+           params={"STAGES": 2}, device=_H200,
+           note="measured on an H200 by scripts/decode_sweep.py (docs/results/row_sweep_mma_*_h200.json)")
+      for dt in ("bfloat16", "float16") for m, k in (((2, 4), (1536, 4096)), ((5, 8), (2049, 4096)))),
+    # fp16 / bf16 with 33-64 rows of a weight of 2560-4224 rows with K of 1024-4096 on an H200: rung
+    # 02 unsplit and staggered, as at 17-32 rows (_H200_B's walk, with the narrow token tile from 33
+    # rows), where the rules below split the last wave. A weight of 4096 rows makes 64 tiles of 64
+    # rows: unsplit they leave half the SMs idle, and still finish first. Swept at 40, 48, 56 and 64
+    # rows of seven weights and checked at 36, 44, 52 and 60 rows of eight
+    # (docs/results/unsplit_m33_64_*_h200.json), x cuBLAS against the rules before: 4096 x 4096
+    # 1.24x / 1.22x / 1.00x / 0.97x against 1.09x / 1.08x / 0.90x / 0.88x at 40 / 48 / 56 / 64
+    # rows; 4096 x 2048 0.99x-1.06x against 0.82x-0.88x; 3072 x 3072 0.96x-1.26x against
+    # 0.79x-1.07x; ahead at all 40 shapes in these bounds. Behind at K >= 8192 (2048 x 8192:
+    # 0.78x-0.85x against 1.00x-1.05x), at 1024 rows, and at 5120 x 5120 and 6144 x 4096 (64 rows:
+    # 0.83x against 0.88x, 0.92x against 0.95x); from 0.012x behind to 0.026x ahead at 2048 rows.
+    *(Rule("decode/02_swap_ab_wgmma", dt, capability=(90, 90), layouts=_LINEAR, m=m, n=(2560, 4224), k=(1024, 4096),
+           params={**_H200_B, "STAGES": 6, "BN": bn}, device=_H200,
+           note="measured on an H200 by scripts/decode_sweep.py (docs/results/unsplit_m33_64_*_h200.json)")
+      for dt in ("bfloat16", "float16") for m, bn in (*H200_NARROW_TOKEN_TILE, ((57, 64), 64))),
     # fp16 / bf16 decode on an H200, 2-32 rows: rung 02, staggered. Swept in the turned order on an
     # H200 over 32 choices of rung 02 at the decode suite's seven weights and M = 1 / 2 / 4 / 8 / 16
     # / 32 / 64 (scripts/decode_sweep.py, graph replays, cold weights, cuBLAS and the rules before
