@@ -349,20 +349,24 @@ def test_the_h200_rules_choices_for_2_to_32_rows_are_correct_on_ragged_weights(m
     _check_wgmma_with_bias(m, n, k, params)
 
 
-@pytest.mark.parametrize("m,n,k", [(1, 4097, 4093), (1, 1025, 2048), (1, 8191, 14337), (1, 32001, 4100),
-                                   (2, 1025, 1536), (3, 4099, 4095), (4, 12289, 2049), (5, 5121, 4096),
-                                   (8, 14337, 3001),
-                                   *(pytest.param(*shape, marks=needs_hopper) for shape in (
-                                       (33, 4095, 4093), (40, 2561, 1024), (47, 3001, 2049), (56, 4224, 4096),
-                                       (57, 4097, 3000), (64, 2560, 1025)))])
-def test_the_h200s_row_sweeps_at_1_to_8_rows_and_unsplit_tiles_at_33_to_64_are_correct_on_ragged_weights(m, n, k):
+@pytest.mark.parametrize("m,n,k,kernel", [
+    (1, 4097, 4093, SWEEP), (1, 1025, 2048, SWEEP), (1, 8191, 14337, SWEEP), (1, 32001, 4100, SWEEP),
+    (2, 1025, 1536, SWEEP_MMA), (3, 4099, 4095, SWEEP_MMA), (4, 12289, 2049, SWEEP_MMA), (5, 5121, 4096, SWEEP_MMA),
+    (8, 14337, 3001, SWEEP_MMA),
+    (2, 4097, 14337, KERNEL), (4, 12289, 4099, KERNEL), (8, 28673, 8191, KERNEL),  # staggered
+    *(pytest.param(*shape, WGMMA, marks=needs_hopper) for shape in (
+        (33, 4095, 4093), (40, 2561, 1024), (47, 3001, 2049), (56, 4224, 4096), (57, 4097, 3000), (64, 2560, 1025)))])
+def test_the_h200s_own_choices_at_1_to_8_rows_and_unsplit_tiles_at_33_to_64_are_correct_on_ragged_weights(m, n, k,
+                                                                                                           kernel):
     # The H200's rules send one token with K >= 2048 to rung 03 (256 threads, 8 blocks a SM, 2 rows a
-    # pass), 2-8 to rung 04 (two stages), and 33-64 rows of a 2560-4224-row weight to rung 02 unsplit;
-    # the kernels are the same on any GPU they run on, so their choices are checked here on ragged
-    # N and K (a partial last vector of a row, a last tile of W), with the bias, NaN-poisoned, twice.
+    # pass), 2-8 with K up to 4096 to rung 04 (two stages), 2-4 and 8 past K = 4096 to rung 01
+    # staggered, and 33-64 rows of a 2560-4224-row weight to rung 02 unsplit; the kernels are the
+    # same on any GPU they run on, so their choices are checked here on ragged N and K (a partial
+    # last vector of a row, a last tile of W), with the bias, NaN-poisoned, twice.
     rule = dispatch.choose(90, "bfloat16", m, n, k, layouts=("row", "col"), device="NVIDIA H200")
-    assert rule.device == "H200"
-    assert rule.kernel == (SWEEP if m == 1 else SWEEP_MMA if m <= 8 else WGMMA)
+    assert rule.device == "H200" and rule.kernel == kernel
+    if kernel == KERNEL:
+        assert rule.params["STAGGER"] == 8
     if rule.kernel == WGMMA:
         assert rule.params["SPLITS"] == 1 and m <= rule.params["BN"] < m + 8
     x, w = _linear_operands(m, n, k, torch.bfloat16)

@@ -94,6 +94,8 @@ def test_a_rule_measured_on_several_gpus_names_each_and_matches_any_of_them():
     (2, 4096, 4096, "decode/04_row_sweep_mma", {"STAGES": 2}),
     (4, 8192, 1536, "decode/04_row_sweep_mma", {"STAGES": 2}),
     (8, 14336, 4096, "decode/04_row_sweep_mma", {"STAGES": 2}),
+    (2, 4096, 14336, "decode/01_swap_ab_splitk", {"ROW_GROUPS": 1, "WARPS": 16, "STAGGER": 8}),
+    (8, 28672, 8192, "decode/01_swap_ab_splitk", {"ROW_GROUPS": 1, "WARPS": 16, "STAGGER": 8}),
     (36, 3072, 3072, "decode/02_swap_ab_wgmma", {"BM": 64, "BN": 40, "SPLITS": 1, "STAGGER": 8}),
     (64, 4096, 4096, "decode/02_swap_ab_wgmma", {"BM": 64, "BN": 64, "STAGES": 6, "SPLITS": 1, "STAGGER": 8}),
     (16, 4096, 14336, "decode/02_swap_ab_wgmma", {"BM": 64, "BK": 128, "STAGES": 8, "STAGGER": 8}),
@@ -121,6 +123,14 @@ def test_the_h200s_row_sweeps_and_unsplit_tiles_stop_where_they_were_measured_to
     rule = dispatch.choose(90, "bfloat16", m, n, k, layouts=("row", "col"), device="NVIDIA H200")
     assert rule.kernel not in ("decode/03_row_sweep", "decode/04_row_sweep_mma")
     assert not (rule.params.get("SPLITS") == 1 and 33 <= m <= 64)
+
+
+@pytest.mark.parametrize("m,n,k", [(5, 4096, 14336), (7, 28672, 8192), (2, 2048, 16384), (8, 8192, 8192),
+                                   (4, 4096, 4096), (1, 4096, 8192)])
+def test_the_h200s_staggered_walk_of_rung_01_stops_at_5_to_7_rows_and_at_the_weights_it_lost_on(m, n, k):
+    # stagger_m4_7_h200.json: behind the walk in step at 5-7 rows of every weight measured
+    rule = dispatch.choose(90, "bfloat16", m, n, k, layouts=("row", "col"), device="NVIDIA H200")
+    assert rule.params.get("STAGGER", 1) == 1 or rule.kernel != "decode/01_swap_ab_splitk"
 
 
 @pytest.mark.parametrize("m,n,k,params", [

@@ -282,6 +282,20 @@ RULES: tuple[Rule, ...] = (
            params={"STAGES": 2}, device=_H200,
            note="measured on an H200 by scripts/decode_sweep.py (docs/results/row_sweep_mma_*_h200.json)")
       for dt in ("bfloat16", "float16") for m, k in (((2, 4), (1536, 4096)), ((5, 8), (2049, 4096)))),
+    # fp16 / bf16 with 2-4 or 8 rows of a weight of 4096-4224 rows or of 12288 and more, with K past
+    # 4096, on an H200: rung 01 as the rules below give it, its walk over k staggered in 8 bands
+    # (docs/decode.md, "In step"). Swept at 2, 4 and 8 rows of five weights and checked at 2, 3, 5
+    # and 8 rows of eight others and at 4-7 rows of four (docs/results/stagger_m*_h200.json), x
+    # cuBLAS against the walk in step: 4096 x 11008 1.15x / 1.13x / 1.12x against 1.12x / 1.10x /
+    # 1.08x at 2 / 4 / 8 rows, 4096 x 14336 1.05x / 1.03x / 1.03x against 1.02x / 1.00x / 0.98x,
+    # 28672 x 8192 1.00x / 1.00x / 0.97x against 0.98x / 0.97x / 0.92x, 8 x 32000 x 8192 1.00x
+    # against 0.95x: ahead at 29 of the 30 shapes in these bounds, level at one. At 5-7 rows it was
+    # behind at every weight (5 x 4096 x 14336 0.95x against 1.00x), for a reason not found; and at
+    # weights of 2048 rows and of 4225-12287 (8192 x 8192, 8192 x 28672) it was not ahead.
+    *(Rule("decode/01_swap_ab_splitk", dt, capability=(90, 90), layouts=_LINEAR, m=m, n=n, k=(4097, INF),
+           params={"ROW_GROUPS": 1, "WARPS": 16, "UNROLL": 2, "L2_256B": 1, "STAGGER": 8}, device=_H200,
+           note="measured on an H200 by scripts/decode_sweep.py (docs/results/stagger_m*_h200.json)")
+      for dt in ("bfloat16", "float16") for m in ((2, 4), (8, 8)) for n in ((4096, 4224), (12288, INF))),
     # fp16 / bf16 with 33-64 rows of a weight of 2560-4224 rows with K of 1024-4096 on an H200: rung
     # 02 unsplit and staggered, as at 17-32 rows (_H200_B's walk, with the narrow token tile from 33
     # rows), where the rules below split the last wave. A weight of 4096 rows makes 64 tiles of 64
