@@ -59,8 +59,9 @@ def main() -> int:
     ap.add_argument("--nk", nargs="+", default=["4096x4096", "14336x4096", "4096x14336", "8192x8192"])
     ap.add_argument("--space", default=None,
                     help="parameter values to try, NAME=v,v;NAME=v,... (default: the kernel's tuning space)")
-    ap.add_argument("--cands", nargs="+", default=None,
-                    help="explicit candidates instead of a space, each NAME=v,NAME=v,...")
+    ap.add_argument("--cands", nargs="*", default=None,
+                    help="explicit candidates instead of a space, each NAME=v,NAME=v,...; none (the flag alone): "
+                         "only auto, and with --before what it chose before")
     ap.add_argument("--rounds", type=int, default=15)
     ap.add_argument("--replicates", type=int, default=1,
                     help="weight placements per candidate, each on copies of its own (default 1)")
@@ -78,7 +79,7 @@ def main() -> int:
     table.lookup = lambda spec, problem: None
     kernel = args.kernel
     spec = catalog.get(kernel)
-    if args.cands:
+    if args.cands is not None:
         try:
             cands = [parse_params(c.split(",")) for c in args.cands]
         except ValueError as exc:
@@ -87,7 +88,7 @@ def main() -> int:
         space = {kv.split("=")[0]: [int(v) for v in kv.split("=")[1].split(",")] for kv in args.space.split(";")}
     else:
         space = {name: list(values) for name, values in spec.tuning.items()}
-    if not args.cands:
+    if args.cands is None:
         names = list(space)
         cands = [dict(zip(names, vals)) for vals in itertools.product(*space.values())]
 

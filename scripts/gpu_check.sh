@@ -9,7 +9,7 @@
 #                                       occupancy pack ncu stalls token_tiles two_small_tiles
 #                                       m65_112_rules m33_56_rules m65_112_k_gap h200_gaps h200_gap_rules
 #                                       k_past_16383 m193_256 a_edge m193_256_edge
-#                                       m257_bn176_edge edge_rules_fp16
+#                                       m257_bn176_edge edge_rules_fp16 h200_small_m_rules
 #                                       (default: info tests ceiling bench)
 #   PYTEST_ARGS="-k sgemm" BENCH_ARGS="sgemm --suite square" scripts/gpu_check.sh tests bench
 #   SMOKE_TIMEOUT=45 HOPPER_PYTEST_ARGS="-n 8" SANITIZE=0 scripts/gpu_check.sh hopper
@@ -530,6 +530,27 @@ PY
           --json "$OUT/${note}_fp16_m${ms// /_}_$(gpu_tag).json" > "$OUT/${note}_fp16_m${ms// /_}.log" 2>&1
         summary+=("edge_rules_fp16 $note at $ms rows: exit $?")
       done ;;
+    h200_small_m_rules)
+      # The H200's own choices at 1-8 rows (rung 03 for one token, rung 04 for 2-8, rung 01 staggered
+      # past K = 4096) and unsplit tiles at 33-64 rows of narrow weights (docs/decode.md, "The H200's
+      # own choices"): each through auto against the choices before its rules (--before), on
+      # weights none of their sweeps had, in bf16 and fp16; then the GPU test of their choices.
+      for dtype in bfloat16 float16; do
+        for spec in "row_sweep_m1|decode/03_row_sweep|1|3072x4096 7168x4096 11008x8192 32000x2048" \
+                    "row_sweep_mma|decode/04_row_sweep_mma|2 3 6|3072x4096 7168x4096 10240x2560 32000x2048" \
+                    "stagger_m|decode/01_swap_ab_splitk|3 8|4096x10240 12288x8192 16384x5120" \
+                    "unsplit_m33_64|decode/02_swap_ab_wgmma|38 50 62|2816x4096 4096x2560 3328x3328"; do
+          IFS='|' read -r note kernel ms nks <<< "$spec"
+          # shellcheck disable=SC2086  # MS and NKS split into one argument each
+          timeout 150 python3 scripts/decode_sweep.py --kernel "$kernel" --ms $ms --rounds 9 --replicates 2 \
+            --dtype "$dtype" --before "$note" --cands --nk $nks \
+            --json "$OUT/h200_small_m_${note}_${dtype}_$(gpu_tag).json" > "$OUT/h200_small_m_${note}_${dtype}.log" 2>&1
+          summary+=("h200_small_m_rules $note $dtype: exit $?")
+        done
+      done
+      timeout 150 python3 -m pytest -p no:cacheprovider -m gpu -n 8 -q tests/test_decode.py -k "h200s_own_choices" \
+        > "$OUT/h200_small_m_pytest.log" 2>&1
+      summary+=("h200_small_m_rules pytest: $(grep -aE '[0-9]+ (passed|failed)' "$OUT/h200_small_m_pytest.log" | tail -1)") ;;
     m193_256)
       # Rung 06 at 193-256 rows (docs/decode.md, "193-256 rows: a short second tile-row"): 128 x 128
       # and 128 x 256 tiles row by row, then both under ncu at 193 and 256 rows of 8192 x 8192.
