@@ -355,12 +355,12 @@ def test_the_h200_rules_choices_for_2_to_32_rows_are_correct_on_ragged_weights(m
     (8, 14337, 3001, SWEEP_MMA),
     (2, 4097, 14337, KERNEL), (4, 12289, 4099, KERNEL), (8, 28673, 8191, KERNEL),  # staggered
     *(pytest.param(*shape, WGMMA, marks=needs_hopper) for shape in (
-        (33, 4095, 4093), (40, 2561, 1024), (47, 3001, 2049), (56, 4224, 4096), (57, 4097, 3000), (64, 2560, 1025)))])
+        (33, 4095, 4093), (40, 3073, 1024), (47, 3100, 2049), (56, 4224, 4096), (57, 4097, 3000), (64, 3072, 1025)))])
 def test_the_h200s_own_choices_at_1_to_8_rows_and_unsplit_tiles_at_33_to_64_are_correct_on_ragged_weights(m, n, k,
                                                                                                            kernel):
     # The H200's rules send one token with K >= 2048 to rung 03 (256 threads, 8 blocks a SM, 2 rows a
     # pass), 2-8 with K up to 4096 to rung 04 (two stages), 2-4 and 8 past K = 4096 to rung 01
-    # staggered, and 33-64 rows of a 2560-4224-row weight to rung 02 unsplit; the kernels are the
+    # staggered, and 33-64 rows of a 3072-4224-row weight to rung 02 unsplit; the kernels are the
     # same on any GPU they run on, so their choices are checked here on ragged N and K (a partial
     # last vector of a row, a last tile of W), with the bias, NaN-poisoned, twice.
     rule = dispatch.choose(90, "bfloat16", m, n, k, layouts=("row", "col"), device="NVIDIA H200")

@@ -118,6 +118,7 @@ def test_the_h200_has_decode_rules_of_its_own(m, n, k, kernel, params):
     (1, 4096, 1024), (1, 1000, 4096),  # rung 01 kept its lead at K = 1024; below 1024 rows: not measured
     (8, 8192, 2048), (5, 8192, 1536), (2, 8192, 8192), (16, 4096, 4096), (4, 4096, 1024),  # rung 04 behind
     (64, 2048, 4096), (40, 4096, 8192), (64, 5120, 5120), (64, 1024, 4096),  # unsplit tiles behind or level
+    (50, 2816, 4096), (62, 2560, 4096),  # behind at 2816 rows in a check: the rule starts at 3072
 ])
 def test_the_h200s_row_sweeps_and_unsplit_tiles_stop_where_they_were_measured_to_lose(m, n, k):
     rule = dispatch.choose(90, "bfloat16", m, n, k, layouts=("row", "col"), device="NVIDIA H200")

@@ -296,7 +296,7 @@ RULES: tuple[Rule, ...] = (
            params={"ROW_GROUPS": 1, "WARPS": 16, "UNROLL": 2, "L2_256B": 1, "STAGGER": 8}, device=_H200,
            note="measured on an H200 by scripts/decode_sweep.py (docs/results/stagger_m*_h200.json)")
       for dt in ("bfloat16", "float16") for m in ((2, 4), (8, 8)) for n in ((4096, 4224), (12288, INF))),
-    # fp16 / bf16 with 33-64 rows of a weight of 2560-4224 rows with K of 1024-4096 on an H200: rung
+    # fp16 / bf16 with 33-64 rows of a weight of 3072-4224 rows with K of 1024-4096 on an H200: rung
     # 02 unsplit and staggered, as at 17-32 rows (_H200_B's walk, with the narrow token tile from 33
     # rows), where the rules below split the last wave. A weight of 4096 rows makes 64 tiles of 64
     # rows: unsplit they leave half the SMs idle, and still finish first. Swept at 40, 48, 56 and 64
@@ -304,10 +304,13 @@ RULES: tuple[Rule, ...] = (
     # (docs/results/unsplit_m33_64_*_h200.json), x cuBLAS against the rules before: 4096 x 4096
     # 1.24x / 1.22x / 1.00x / 0.97x against 1.09x / 1.08x / 0.90x / 0.88x at 40 / 48 / 56 / 64
     # rows; 4096 x 2048 0.99x-1.06x against 0.82x-0.88x; 3072 x 3072 0.96x-1.26x against
-    # 0.79x-1.07x; ahead at all 40 shapes in these bounds. Behind at K >= 8192 (2048 x 8192:
+    # 0.79x-1.07x; ahead at all 36 shapes in these bounds. Behind at K >= 8192 (2048 x 8192:
     # 0.78x-0.85x against 1.00x-1.05x), at 1024 rows, and at 5120 x 5120 and 6144 x 4096 (64 rows:
     # 0.83x against 0.88x, 0.92x against 0.95x); from 0.012x behind to 0.026x ahead at 2048 rows.
-    *(Rule("decode/02_swap_ab_wgmma", dt, capability=(90, 90), layouts=_LINEAR, m=m, n=(2560, 4224), k=(1024, 4096),
+    # At 2560 rows ahead by 0.04x-0.06x, but in a later check (docs/results/small_m_rules_check_h200.json)
+    # behind at 50 and 62 rows of 2816 x 4096 by 0.013x-0.021x, in both types, so the rule starts at
+    # 3072 rows (48 tiles), where it was ahead by 0.088x or more at every shape of both runs.
+    *(Rule("decode/02_swap_ab_wgmma", dt, capability=(90, 90), layouts=_LINEAR, m=m, n=(3072, 4224), k=(1024, 4096),
            params={**_H200_B, "STAGES": 6, "BN": bn}, device=_H200,
            note="measured on an H200 by scripts/decode_sweep.py (docs/results/unsplit_m33_64_*_h200.json)")
       for dt in ("bfloat16", "float16") for m, bn in (*H200_NARROW_TOKEN_TILE, ((57, 64), 64))),
