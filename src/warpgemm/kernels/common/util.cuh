@@ -14,8 +14,6 @@ template <typename X, typename Y> struct same_type { static constexpr bool value
 template <typename X> struct same_type<X, X> { static constexpr bool value = true; };
 template <bool C, typename X, typename Y> struct pick { using type = X; };
 template <typename X, typename Y> struct pick<false, X, Y> { using type = Y; };
-template <typename X> struct is_void { static constexpr bool value = false; };
-template <> struct is_void<void> { static constexpr bool value = true; };
 
 template <typename T>
 constexpr bool is_16bit_float = same_type<T, half_t>::value || same_type<T, bf16_t>::value;

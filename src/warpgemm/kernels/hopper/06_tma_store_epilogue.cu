@@ -93,10 +93,10 @@ hopper_tma_store_epilogue(const __grid_constant__ wg::TmaDescriptor tma_a,
         {&tma_c, C, ldc, M, N, c_tma != 0}, bias, smem_u32(dynamic_smem()) + STAGING_OFFSET}};
     if constexpr (CLUSTER == 1) {
         sm90::persistent_split_k<Mainloop, GROUP, STREAM_K == 1>(&tma_a, &tma_b, M, N, K, epilogue, workspace,
-                                                                 counters, splits, &edge);
+                                                                 counters, splits, edge);
     } else {
         const sm90::PersistentClusterTiles<BM, BN, GROUP, CLUSTER> tiles(M, N, static_cast<int>(cluster_ctarank()));
-        sm90::warp_specialized_roles<Mainloop>(tiles, &tma_a, &tma_b, K, epilogue, &edge);
+        sm90::warp_specialized_roles<Mainloop>(tiles, &tma_a, &tma_b, K, epilogue, edge);
         sm90::leave_cluster<CLUSTER>();
     }
 }

@@ -53,6 +53,10 @@ struct AEdge {
     int rows = 0;
 };
 
+// No edge map: every tile-row loads full-height boxes of A's own map, which TMA fills with zeros
+// past M (the schedules' default; their producer then calls the plain `produce`).
+struct NoEdge {};
+
 template <int BM>
 struct SixtyFourRowConsumers {
     static_assert(BM == 64 || BM == 128, "BM = 64 or 128: one or two consumer warpgroups of 64 rows, as the launch's "

@@ -139,10 +139,10 @@ struct SplitKReduction {
 //
 // With STREAM_K, a negative `splits` deals the last -splits tiles' k-tiles out to the blocks
 // (stream-K, sm90/tile_scheduler.cuh); the tiles they share add their parts here the same way.
-template <typename Mainloop, int GROUP, bool STREAM_K = false, typename Epilogue, typename Edge = void>
+template <typename Mainloop, int GROUP, bool STREAM_K = false, typename Epilogue, typename Edge = NoEdge>
 __device__ __forceinline__ void persistent_split_k(const TmaDescriptor* tma_a, const TmaDescriptor* tma_b, int rows,
                                                    int cols, int K, const Epilogue& epilogue, float* workspace,
-                                                   int* counters, int splits, const Edge* edge = nullptr) {
+                                                   int* counters, int splits, const Edge& edge = {}) {
     const PersistentTiles<Mainloop::BLOCK_M, Mainloop::BLOCK_N, GROUP, STREAM_K> tiles(
         rows, cols, splits, (K + Mainloop::BLOCK_K - 1) / Mainloop::BLOCK_K);
     SplitKReduction<Epilogue, Mainloop::CONSUMERS> reduction{epilogue, reinterpret_cast<float4*>(workspace),

@@ -93,14 +93,28 @@ __device__ __forceinline__ void leave_cluster() {
     }
 }
 
+// The producer's thread: one unit's k-tiles through A's own map, or, with an AEdge
+// (WarpSpecializedMainloop), A's ragged last tile-row through its own.
+template <typename Mainloop>
+__device__ __forceinline__ void produce_unit(typename Mainloop::RingCursor& cursor, const TmaDescriptor* tma_a,
+                                             const TmaDescriptor* tma_b, const Work& w, NoEdge) {
+    Mainloop::produce(cursor, tma_a, tma_b, w.m0, w.n0, w.k_begin, w.k_end);
+}
+
+template <typename Mainloop>
+__device__ __forceinline__ void produce_unit(typename Mainloop::RingCursor& cursor, const TmaDescriptor* tma_a,
+                                             const TmaDescriptor* tma_b, const Work& w, const AEdge& edge) {
+    Mainloop::produce(cursor, tma_a, tma_b, w.m0, w.n0, w.k_begin, w.k_end, edge);
+}
+
 // The roles of every schedule: once the grids before are waited for, the producer warpgroup
 // (warpgroup 0) gives registers up and its one thread loads every unit's k-tiles in the
 // scheduler's order; the consumer warpgroups take registers and run `consumers(consumer, cursor,
 // k_tiles)` (consumer = 0 .. CONSUMERS - 1), on a ring cursor of their own from the first stage.
-template <typename Mainloop, typename Tiles, typename Consumers, typename Edge = void>
+template <typename Mainloop, typename Tiles, typename Consumers, typename Edge = NoEdge>
 __device__ __forceinline__ void split_roles(const Tiles& tiles, const TmaDescriptor* tma_a,
                                             const TmaDescriptor* tma_b, int K, Consumers consumers,
-                                            const Edge* edge = nullptr) {
+                                            const Edge& edge = {}) {
     // setmaxnreg moves registers between the block's warpgroups and cannot add any: together they
     // may ask for what the block was launched with (65536 / threads a thread, in steps of 8), or
     // the consumers' setmaxnreg.inc waits for ever.
@@ -116,9 +130,7 @@ __device__ __forceinline__ void split_roles(const Tiles& tiles, const TmaDescrip
         setmaxnreg_dec<Mainloop::PRODUCER_REGS>();
         if (threadIdx.x == 0) {
             for (int u = tiles.first(); u < tiles.total; u = tiles.next(u)) {
-                const Work w = tiles.work(u, k_tiles);
-                if constexpr (is_void<Edge>::value) Mainloop::produce(cursor, tma_a, tma_b, w.m0, w.n0, w.k_begin, w.k_end);
-                else Mainloop::produce(cursor, tma_a, tma_b, w.m0, w.n0, w.k_begin, w.k_end, *edge);
+                produce_unit<Mainloop>(cursor, tma_a, tma_b, tiles.work(u, k_tiles), edge);
             }
         }
         __syncwarp();
@@ -130,10 +142,10 @@ __device__ __forceinline__ void split_roles(const Tiles& tiles, const TmaDescrip
 
 // `Tiles` is GridTile, PersistentTiles or PersistentClusterTiles (sm90/tile_scheduler.cuh). Call
 // after set_up_ring. Both consumer warpgroups work on each unit.
-template <typename Mainloop, typename Tiles, typename Epilogue, typename Edge = void>
+template <typename Mainloop, typename Tiles, typename Epilogue, typename Edge = NoEdge>
 __device__ __forceinline__ void warp_specialized_roles(const Tiles& tiles, const TmaDescriptor* tma_a,
                                                        const TmaDescriptor* tma_b, int K, Epilogue& epilogue,
-                                                       const Edge* edge = nullptr) {
+                                                       const Edge& edge = {}) {
     split_roles<Mainloop>(tiles, tma_a, tma_b, K, [&](int consumer, typename Mainloop::RingCursor& cursor,
                                                       int k_tiles) {
         typename Mainloop::Acc acc[Mainloop::Mma::ACC];
