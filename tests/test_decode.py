@@ -322,10 +322,10 @@ def test_swap_ab_wgmma_is_correct_for_any_shape_in_both_b_layouts(m, n, k, dtype
                                     {"BM": 128, "BN": 64, "BK": 64, "STAGES": 4, "STAGGER": 8}])
 @pytest.mark.parametrize("m,n,k", [(9, 2048, 4096), (64, 1000, 1537), (32, 14336, 64), (20, 4096, 4093)])
 def test_swap_ab_wgmma_params_and_the_split_are_correct_with_the_bias(m, n, k, params):
-    _check_wgmma_with_bias(m, n, k, params)
+    _check_with_bias(m, n, k, params)
 
 
-def _check_wgmma_with_bias(m: int, n: int, k: int, params: dict) -> None:
+def _check_with_bias(m: int, n: int, k: int, params: dict, kernel: str = WGMMA) -> None:
     x, w = _linear_operands(m, n, k, torch.bfloat16)
     bias = torch.randn(n, device="cuda").to(torch.bfloat16)
     out = torch.empty((m, n), device="cuda", dtype=torch.float32)
@@ -334,7 +334,7 @@ def _check_wgmma_with_bias(m: int, n: int, k: int, params: dict) -> None:
     tol = 1e-5 * max(1.0, (k / 4096) ** 0.5)
     for launch in range(2):  # the second launch finds the split's counters reset by the first
         out.fill_(float("nan"))
-        warpgemm.matmul(x, w.t(), kernel=WGMMA, out=out, out_dtype=torch.float32, bias=bias, **params)
+        warpgemm.matmul(x, w.t(), kernel=kernel, out=out, out_dtype=torch.float32, bias=bias, **params)
         assert _rel(out, x.double() @ w.double().t() + bias.double()) < tol, f"launch {launch}"
 
 
@@ -346,7 +346,7 @@ def _check_wgmma_with_bias(m: int, n: int, k: int, params: dict) -> None:
 def test_the_h200_rules_choices_for_2_to_32_rows_are_correct_on_ragged_weights(m, n, k, params):
     # The H200's decode rules pick these for 2-32 rows (warpgemm/dispatch.py); the kernel is the
     # same on any Hopper, so they are checked here on ragged N and K, with the bias, twice.
-    _check_wgmma_with_bias(m, n, k, params)
+    _check_with_bias(m, n, k, params)
 
 
 @pytest.mark.parametrize("m,n,k,kernel", [
@@ -369,14 +369,7 @@ def test_the_h200s_own_choices_at_1_to_8_rows_and_unsplit_tiles_at_33_to_64_are_
         assert rule.params["STAGGER"] == 8
     if rule.kernel == WGMMA:
         assert rule.params["SPLITS"] == 1 and m <= rule.params["BN"] < m + 8
-    x, w = _linear_operands(m, n, k, torch.bfloat16)
-    bias = torch.randn(n, device="cuda").to(torch.bfloat16)
-    out = torch.empty((m, n), device="cuda", dtype=torch.float32)
-    tol = 1e-5 * max(1.0, (k / 4096) ** 0.5)
-    for launch in range(2):
-        out.fill_(float("nan"))
-        warpgemm.matmul(x, w.t(), kernel=rule.kernel, out=out, out_dtype=torch.float32, bias=bias, **rule.params)
-        assert _rel(out, x.double() @ w.double().t() + bias.double()) < tol, f"launch {launch}"
+    _check_with_bias(m, n, k, rule.params, kernel=rule.kernel)
 
 
 @needs_hopper
@@ -386,7 +379,7 @@ def test_the_h200_rules_choices_for_33_to_64_rows_of_wide_weights_are_correct_on
     # two sharing the tokens, staggered; the last tile of W ragged
     rule = dispatch.choose(90, "bfloat16", m, n, k, layouts=("row", "col"), device="NVIDIA H200")
     assert rule.kernel == WGMMA and rule.params["BM"] == 128
-    _check_wgmma_with_bias(m, n, k, rule.params)
+    _check_with_bias(m, n, k, rule.params)
 
 
 @needs_hopper
@@ -407,7 +400,7 @@ def test_the_h200_rules_one_token_tile_at_65_to_128_and_129_to_192_rows_is_corre
     # K past 16383 too
     rule = dispatch.choose(90, "bfloat16", m, n, k, layouts=("row", "col"), device="NVIDIA H200")
     assert rule.kernel == WGMMA and m <= rule.params["BN"] < m + 48
-    _check_wgmma_with_bias(m, n, k, rule.params)
+    _check_with_bias(m, n, k, rule.params)
 
 
 @needs_hopper
@@ -431,7 +424,7 @@ def test_the_h200_rules_two_token_tiles_at_65_to_192_rows_of_narrow_weights_are_
     rule = dispatch.choose(90, "bfloat16", m, n, k, layouts=("row", "col"), device="NVIDIA H200")
     assert rule.kernel == WGMMA and rule.params["BN"] in ((40, 48, 56) if m <= 112 else (64, 72, 80, 88, 96))
     assert rule.params["BN"] < m <= 2 * rule.params["BN"]
-    _check_wgmma_with_bias(m, n, k, rule.params)
+    _check_with_bias(m, n, k, rule.params)
 
 
 @needs_hopper
@@ -441,7 +434,7 @@ def test_the_h200_rules_two_token_tiles_at_65_to_192_rows_of_narrow_weights_are_
 def test_swap_ab_wgmma_one_tile_of_96_or_128_tokens_in_a_ring_of_eight_is_correct(m, n, k, bn):
     # every token in one tile (ragged up to 31 empty rows), 64-row tiles of W, eight stages of 64 k:
     # the most shared memory a one-tile ring takes (8 x (64 + 128) x 64 x 2 bytes at BN 128)
-    _check_wgmma_with_bias(m, n, k, {"BM": 64, "BN": bn, "BK": 64, "STAGES": 8, "IN_FLIGHT": 1})
+    _check_with_bias(m, n, k, {"BM": 64, "BN": bn, "BK": 64, "STAGES": 8, "IN_FLIGHT": 1})
 
 
 @needs_hopper
@@ -453,7 +446,7 @@ def test_the_h200_rules_narrow_token_tile_at_33_to_56_rows_is_correct_on_ragged_
     # tiles of W, the split last wave; the last tile of W ragged
     rule = dispatch.choose(90, "bfloat16", m, n, k, layouts=("row", "col"), device="NVIDIA H200")
     assert rule.kernel == WGMMA and rule.params["BN"] in (40, 48, 56) and m <= rule.params["BN"] < m + 8
-    _check_wgmma_with_bias(m, n, k, rule.params)
+    _check_with_bias(m, n, k, rule.params)
 
 
 @needs_hopper
@@ -463,7 +456,7 @@ def test_the_h200_rules_choice_for_113_to_128_rows_is_correct_on_ragged_weights(
     # 64-row tiles of W, two tiles of tokens (the second ragged), seven stages, the split last wave.
     rule = dispatch.choose(90, "bfloat16", 128, 4096, 4096, layouts=("row", "col"), device="NVIDIA H200")
     assert rule.kernel == WGMMA and rule.params["BM"] == 64
-    _check_wgmma_with_bias(m, n, k, rule.params)
+    _check_with_bias(m, n, k, rule.params)
 
 
 @needs_hopper
