@@ -183,6 +183,9 @@ _H200_A = {"BM": 128, "BK": 128, "STAGES": 4, "IN_FLIGHT": 0, "SPLITS": 1, "STAG
 _H200_B = {"BM": 64, "BK": 128, "STAGES": 8, "IN_FLIGHT": 1, "SPLITS": 1, "STAGGER": 8}
 _H200_D = {"BM": 128, "BK": 128, "STAGES": 4, "IN_FLIGHT": 1, "SPLITS": 1, "STAGGER": 8}
 _H200_G = {"BM": 64, "BK": 128, "STAGES": 8, "IN_FLIGHT": 1, "SPLITS": 0, "STAGGER": 8}
+# Rung 01's choice for 1-8 rows of most weights on the H200 (decode_sweep_h200.json), walked in step
+# or staggered.
+_H200_RUNG01 = {"ROW_GROUPS": 1, "WARPS": 16, "UNROLL": 2, "L2_256B": 1}
 # Rung 06's choices for 97-128 rows, and 65-96 rows of 12288-16384-row weights, on the H200 (the
 # rules that use them say where they come from).
 _H200_64X128_C2 = {"BM": 64, "BN": 128, "STAGES": 7, "CLUSTER": 2, "IN_FLIGHT": 1}
@@ -293,7 +296,7 @@ RULES: tuple[Rule, ...] = (
     # behind at every weight (5 x 4096 x 14336 0.95x against 1.00x), for a reason not found; and at
     # weights of 2048 rows and of 4225-12287 (8192 x 8192, 8192 x 28672) it was not ahead.
     *(Rule("decode/01_swap_ab_splitk", dt, capability=(90, 90), layouts=_LINEAR, m=m, n=n, k=(4097, INF),
-           params={"ROW_GROUPS": 1, "WARPS": 16, "UNROLL": 2, "L2_256B": 1, "STAGGER": 8}, device=_H200,
+           params={**_H200_RUNG01, "STAGGER": 8}, device=_H200,
            note="measured on an H200 by scripts/decode_sweep.py (docs/results/stagger_m*_h200.json)")
       for dt in ("bfloat16", "float16") for m in ((2, 4), (8, 8)) for n in ((4096, 4224), (12288, INF))),
     # fp16 / bf16 with 33-64 rows of a weight of 3072-4224 rows with K of 1024-4096 on an H200: rung
@@ -358,8 +361,7 @@ RULES: tuple[Rule, ...] = (
            {"ROW_GROUPS": 2, "WARPS": 16, "UNROLL": 2, "L2_256B": 1}),
           ("decode/01_swap_ab_splitk", (1, 8), (12288, INF), (0, 4096),
            {"ROW_GROUPS": 2, "WARPS": 8, "UNROLL": 2, "L2_256B": 1}),
-          ("decode/01_swap_ab_splitk", (1, 8), (0, INF), (0, INF),
-           {"ROW_GROUPS": 1, "WARPS": 16, "UNROLL": 2, "L2_256B": 1}),
+          ("decode/01_swap_ab_splitk", (1, 8), (0, INF), (0, INF), _H200_RUNG01),
       )),
     # fp16 / bf16 with 33-64 rows of a wide weight (N 12288-32768) with K of 4097-8192 on an H200,
     # the Linear layout: 128-row tiles of W (the rule below's choice at K <= 4096) where the rule
