@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """The row sweeps (decode/03 in fp32 FMA, decode/04 on the tensor cores) and, on compute
-capability 9.0, decode/02 in clusters of two (the tokens multicast), on ragged shapes and block
+capability 9.0, decode/02 in clusters of two (the tokens or W multicast), on ragged shapes and block
 shapes, each checked against float64: a short run for compute-sanitizer (memcheck,
 racecheck), as scripts/gpu_check.sh's decode step runs it.
 
@@ -31,6 +31,10 @@ CASES = [  # (kernel, M, N, K, params): a partial last vector, several passes, b
 HOPPER_CASES = [  # an odd count of W's tiles (the last cluster's second tile past N), stagger, 128-row tiles
     ("decode/02_swap_ab_wgmma", 64, 4160, 1000, {"CLUSTER": 2, "BM": 64, "BK": 128, "STAGES": 4, "STAGGER": 8}),
     ("decode/02_swap_ab_wgmma", 20, 1000, 4093, {"CLUSTER": 2, "BM": 128, "BK": 64, "STAGES": 4}),
+    # clusters sharing W: a ragged second tile of tokens, and four tiles of tokens on 128-row tiles
+    ("decode/02_swap_ab_wgmma", 40, 4160, 1000, {"CLUSTER": 2, "SHARE_W": 1, "BM": 64, "BN": 32, "STAGES": 6,
+                                                 "STAGGER": 8}),
+    ("decode/02_swap_ab_wgmma", 100, 300, 520, {"CLUSTER": 2, "SHARE_W": 1, "BM": 128, "BN": 32, "STAGES": 4}),
 ]
 
 

@@ -173,6 +173,34 @@ def test_decode_02_in_clusters_pairs_horizontally_adjacent_tiles_and_does_not_sp
     assert spec.valid(inst.params) and not spec.valid({**inst.params, "CLUSTER": 4})
 
 
+def test_decode_02_in_clusters_sharing_w_pairs_tiles_of_tokens_on_one_tile_of_w():
+    # SHARE_W = 1: a cluster's two blocks take two tiles of tokens (C's rows) on one tile of W and
+    # share W's box, half loaded by each; any BN (the tokens are not split); only in clusters.
+    spec = catalog.get("decode/02_swap_ab_wgmma")
+    p = spec.resolve({"CLUSTER": 2, "SHARE_W": 1, "BM": 64, "BN": 32, "STAGES": 6})
+    inst = spec.instance("row", "col", "bfloat16", None, p)
+    assert inst.cluster == (2, 1, 1)
+    assert inst.grid(64, 4096, 4096, sms=132) == (128, 1, 1)    # 64 tiles of W, two tiles of 32 tokens each
+    assert inst.grid(33, 4096, 4096, sms=132) == (128, 1, 1)    # the second tile of tokens holds one
+    assert inst.grid(32, 4096, 4096, sms=132) == (128, 1, 1)    # ... or none: its block computes past M
+    assert inst.grid(64, 8192, 4096, sms=132) == (132, 1, 1)    # 128 pairs on 66 clusters
+    assert inst.grid(100, 300, 520, sms=132) == (20, 1, 1)      # 5 tiles of W, 4 tiles of tokens
+    assert inst.last_wave(64, 4096, 4096, 132) == (0, 1) and inst.workspace_bytes(64, 4096, 4096, 132) == 0
+    assert spec.valid(p) and spec.valid({**p, "BN": 40})
+    assert not spec.valid({**p, "CLUSTER": 1}) and not spec.valid({**p, "SHARE_W": 2})
+    assert not spec.valid({**p, "SHARE_W": 0, "BN": 40})         # sharing the tokens halves their tile
+
+
+def test_a_shared_operand_tile_is_loaded_in_parts_as_the_kernels_cut_it():
+    from warpgemm.runtime.tensor_map import multicast_part_box
+
+    assert multicast_part_box("bfloat16", True, 64, 64, 2) == (32, 64)     # K-major: bands of rows
+    assert multicast_part_box("bfloat16", False, 128, 64, 2) == (128, 64)  # MN-major: whole slabs (box (64, BK))
+    assert multicast_part_box("bfloat16", False, 64, 128, 2) == (64, 64)   # one slab: bands of k-rows
+    assert multicast_part_box("float16", True, 256, 64, 4) == (64, 64)
+    assert multicast_part_box("bfloat16", False, 64, 64, 1) == (64, 64)
+
+
 @pytest.mark.parametrize("bn", [40, 48, 56, 72, 80, 88, 96, 128, 144, 160, 176, 192, 256])
 def test_decode_02_takes_tiles_of_up_to_256_tokens_and_compiles_them_without_spills(bn):
     import re

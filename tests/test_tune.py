@@ -105,10 +105,13 @@ def test_for_a_shape_the_tuner_offers_decode_02_the_token_tiles_that_hold_the_to
 
 
 def test_the_tuner_offers_decode_02_clusters_of_two_for_the_token_tiles_that_halve_into_whole_swizzle_atoms():
-    # each block of a pair loads half of the tokens' tile: BN 144 halves into 72 rows, BN 72 into 36
+    # each block of a pair sharing the tokens loads half of their tile: BN 144 halves into 72 rows,
+    # BN 72 into 36; a pair sharing W loads half of W's tile, at every BN
     cands = search.candidates(catalog.get(WGMMA), "col", shape=(136, 4096, 4096))
-    assert {p["BN"] for p in cands if p["CLUSTER"] == 2} == {64, 144}
+    assert {p["BN"] for p in cands if p["CLUSTER"] == 2 and not p["SHARE_W"]} == {64, 144}
+    assert {p["BN"] for p in cands if p["CLUSTER"] == 2 and p["SHARE_W"]} == {64, 72, 144}
     assert {p["BN"] for p in cands if p["CLUSTER"] == 1} == {64, 72, 144}
+    assert all(p["CLUSTER"] == 2 for p in cands if p["SHARE_W"])
 
 
 @pytest.mark.parametrize("kernel", [WGMMA, "hopper/06_tma_store_epilogue"])

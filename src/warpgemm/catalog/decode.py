@@ -54,13 +54,17 @@ def _swapped(f):
 
 def _swap_tma_args(inst, a, b, c, m, n, k, workspace=None, bias=None):
     """Rung 02: W's tensor map (W = b^T, N x K, in BM-row boxes), the tokens' (a, read as the K x M
-    matrix a^T, K-major, in BN-row boxes), then C, M, N, K, ldc, the bias and the K split."""
+    matrix a^T, K-major, in BN-row boxes), then C, M, N, K, ldc, the bias and the K split. In a
+    cluster, each block loads a part of the shared box (the tokens', or W's with SHARE_W) and
+    multicasts it."""
     p, dtype = inst.params, inst.in_dtype
     w_layout = ROW if b.layout == COL else COL  # the transpose of b
-    map_w = tensor_map.operand_map(dtype, n, k, w_layout, b.ld, w_layout == ROW, p["BM"], p["BK"])
-    # In a cluster, each block loads a 1/cx band of the tokens' box and multicasts it.
     cx = inst.cluster[0] if inst.cluster is not None else 1
-    map_x = tensor_map.operand_map(dtype, k, m, COL, a.ld, True, p["BN"] // cx, p["BK"])
+    w_parts, x_parts = (cx, 1) if p["SHARE_W"] else (1, cx)
+    map_w = tensor_map.operand_map(dtype, n, k, w_layout, b.ld, w_layout == ROW,
+                                   *tensor_map.multicast_part_box(dtype, w_layout == ROW, p["BM"], p["BK"], w_parts))
+    map_x = tensor_map.operand_map(dtype, k, m, COL, a.ld, True,
+                                   *tensor_map.multicast_part_box(dtype, True, p["BN"], p["BK"], x_parts))
     return (tensor_map.encode(map_w, b.tensor.data_ptr()), tensor_map.encode(map_x, a.tensor.data_ptr()), c,
             np.int32(m), np.int32(n), np.int32(k), np.int32(c.stride(0)), bias if bias is not None else NULL,
             *hopper.split_args(workspace))
@@ -121,7 +125,8 @@ def _valid_wgmma(p: Mapping[str, int]) -> bool:
     return (p["BM"] in (64, 128) and p["BN"] in TOKEN_TILES and p["BK"] in (64, 128)
             and 2 <= p["STAGES"] <= 16
             and p["IN_FLIGHT"] in (0, 1) and p["IN_FLIGHT"] < p["STAGES"] and 0 <= p["SPLITS"] <= hopper.MAX_SPLITS
-            and p["STAGGER"] >= 1 and p["CLUSTER"] in (1, 2) and (p["CLUSTER"] == 1 or p["BN"] % 16 == 0)
+            and p["STAGGER"] >= 1 and p["CLUSTER"] in (1, 2) and p["SHARE_W"] in (0, 1)
+            and (p["SHARE_W"] == 0 or p["CLUSTER"] == 2) and (p["CLUSTER"] == 1 or p["SHARE_W"] or p["BN"] % 16 == 0)
             and hopper.smem_bytes(p) <= 227 * 1024)
 
 
@@ -152,15 +157,17 @@ DECODE: tuple[KernelSpec, ...] = (
           "tile's rows", "swap_ab_wgmma",
        "decode_swap_ab_wgmma", arch="sm_90a", layouts=((ROW, COL), (ROW, ROW)),
        constraints=(hopper.TMA_CONSTRAINT, "A row-major"),
-       params={"BM": 128, "BN": 64, "BK": 64, "STAGES": 8, "IN_FLIGHT": 1, "SPLITS": 0, "STAGGER": 1, "CLUSTER": 1},
+       params={"BM": 128, "BN": 64, "BK": 64, "STAGES": 8, "IN_FLIGHT": 1, "SPLITS": 0, "STAGGER": 1, "CLUSTER": 1,
+               "SHARE_W": 0},
        threads=lambda p: 128 * (1 + p["BM"] // 64), tile=lambda p: (p["BN"], p["BM"]), persistent=True,
        smem_bytes=hopper.smem_bytes, abi=_swap_tma_args, last_wave=_swapped(hopper.last_wave),
        workspace=_swapped(hopper.split_scratch), counters=_swapped(hopper.split_counters),
        host_params=("SPLITS",),
-       cluster=lambda p: (p["CLUSTER"], 1, 1) if p["CLUSTER"] > 1 else None, cluster_along_n=True,
+       cluster=lambda p: (p["CLUSTER"], 1, 1) if p["CLUSTER"] > 1 else None,
+       cluster_along_n=lambda p: not p["SHARE_W"],
        shape_params=lambda m, n, k: {"BN": 32 if m <= 32 else 64},
        tuning={"BM": (64, 128), "BK": (64, 128), "STAGES": (4, 6, 8), "IN_FLIGHT": (0, 1), "SPLITS": (0, 1),
-               "STAGGER": (1, 8), "CLUSTER": (1, 2)},
+               "STAGGER": (1, 8), "CLUSTER": (1, 2), "SHARE_W": (0, 1)},
        shape_tuning=lambda m, n, k: {"BN": token_tile_widths(m)},
        valid=_valid_wgmma, fused_bias=True, dependent_launch=True, autotune=True),
     _f(3, "the grid sweeps W: block b of G reads whole rows b, b + G, ..., fp32 FMA, no tensor cores",

@@ -55,10 +55,11 @@ def _tma_args(inst: Any, a: Any, b: Any, c: Any, m: int, n: int, k: int, workspa
     """The two tensor maps (A: BM x BK boxes, B: BK x BN), then the ladder's C, M, N, K, ldc and
     ``bias`` (or null)."""
     p, dtype = inst.params, inst.in_dtype
-    # In a cluster, each block loads a 1/cx band of a K-major B tile (and multicasts it).
+    # In a cluster, each block loads a part of the B tile (and multicasts it).
     cx = inst.cluster[0] if inst.cluster is not None else 1
     map_a = tensor_map.operand_map(dtype, m, k, a.layout, a.ld, a.layout == ROW, p["BM"], p["BK"])
-    map_b = tensor_map.operand_map(dtype, k, n, b.layout, b.ld, b.layout == COL, p["BN"] // cx, p["BK"])
+    map_b = tensor_map.operand_map(dtype, k, n, b.layout, b.ld, b.layout == COL,
+                                   *tensor_map.multicast_part_box(dtype, b.layout == COL, p["BN"], p["BK"], cx))
     return (tensor_map.encode(map_a, a.tensor.data_ptr()), tensor_map.encode(map_b, b.tensor.data_ptr()), c,
             np.int32(m), np.int32(n), np.int32(k), np.int32(c.stride(0)), bias if bias is not None else NULL)
 

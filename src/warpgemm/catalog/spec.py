@@ -171,9 +171,10 @@ class KernelSpec:
     """Grid for an (M, N) problem; default is one block per output tile, x over N, y over M."""
     cluster: Callable[[Params], tuple[int, int, int]] | None = None
     """Thread-block cluster shape, for kernels launched in clusters."""
-    cluster_along_n: bool = False
+    cluster_along_n: bool | Callable[[Params], bool] = False
     """With ``cluster`` and ``persistent``: a cluster's blocks take horizontally adjacent tiles
-    (along N of C; decode/02, whose tiles are of C^T) rather than vertically adjacent ones."""
+    (along N of C; decode/02, whose tiles are of C^T) rather than vertically adjacent ones; a
+    callable says which for given parameters."""
     dependent_launch: bool = False
     """The kernel waits (griddepcontrol.wait) before it reads or writes global memory another grid
     may touch, setting up only shared memory before that, so it may be launched as a
@@ -402,7 +403,9 @@ class KernelInstance:
             # clusters, at most one block per SM. A split last wave adds units of work.
             bm, bn = self.spec.tile(self.params)
             cx = self.cluster[0] if self.cluster is not None else 1
-            units = cdiv(m, bm) * cdiv(n, cx * bn) if self.spec.cluster_along_n else cdiv(m, cx * bm) * cdiv(n, bn)
+            along_n = self.spec.cluster_along_n
+            along_n = along_n(self.params) if callable(along_n) else along_n
+            units = cdiv(m, bm) * cdiv(n, cx * bn) if along_n else cdiv(m, cx * bm) * cdiv(n, bn)
             tail, splits = self.last_wave(m, n, k, sms)
             if splits < 0 and sms:  # stream-K: every block a share of the tail, of one k-tile at least
                 return (min(sms, -splits * cdiv(k, self.params["BK"])), 1, 1)

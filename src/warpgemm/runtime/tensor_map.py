@@ -69,6 +69,19 @@ def operand_map(dtype: str, rows: int, cols: int, layout: str, ld: int, k_major:
     return TileMap(dtype, (inner, outer), stride, (atom, box_outer))
 
 
+def multicast_part_box(dtype: str, k_major: bool, mn_tile: int, bk: int, parts: int) -> tuple[int, int]:
+    """``(mn_tile, bk)`` to give :func:`operand_map` for an operand tile that ``parts`` blocks of a
+    cluster share, each loading one part and multicasting it (``load_part_multicast`` in
+    ``sm90/smem_operand.cuh``): a K-major tile in bands of ``mn_tile / parts`` rows; an MN-major
+    one in whole slabs (its box unchanged), or, a tile of one slab, in bands of ``bk / parts``
+    k-rows. ``parts`` = 1: the whole tile."""
+    if parts == 1:
+        return mn_tile, bk
+    if k_major:
+        return mn_tile // parts, bk
+    return (mn_tile, bk // parts) if mn_tile == SWIZZLE_BYTES // _SIZES[dtype] else (mn_tile, bk)
+
+
 def output_map(dtype: str, rows: int, cols: int, ld: int, box_rows: int = 64) -> TileMap:
     """The tensor map of a row-major (rows, cols) output C ((rows,cols):(ld,1)) for TMA stores of
     128-byte-swizzled slabs: boxes of ``box_rows`` rows by 128 bytes."""

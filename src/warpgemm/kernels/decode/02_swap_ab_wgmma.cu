@@ -27,6 +27,10 @@
 //     both (the hopper ladder's rung 05), so the tokens' traffic from L2 halves, from BN / BM of
 //     the weight's to BN / (2 BM). The cluster schedule does not split K (SPLITS is unused); the
 //     two blocks of a cluster take the same band of STAGGER.
+//   * SHARE_W = 1 (with CLUSTER = 2) pairs the other way: the two blocks of a cluster take
+//     adjacent tiles of tokens on one tile of W, each loading half of W's box and multicasting it
+//     into both, so that W crosses from L2 once for both. At 64 tokens in tiles of 32, a weight of
+//     64 tiles of W runs on 128 blocks, with no K split and its sums added once.
 //   * The epilogue writes the tile transposed, into C's columns, adding the bias per row of W
 //     (sm90/epilogue_direct.cuh, store_direct_transposed).
 // Only the transposed store is new: the rest is the ladder's headers with W and the tokens in each
@@ -45,9 +49,10 @@
 // Launch as hopper/04_persistent with M and N exchanged: min(units, SMs) blocks of
 // 128 * (1 + BM / 64) threads, units = T - R + R * splits for T = ceil(N / BM) * ceil(M / BN)
 // tiles. tma_w maps W (N x K) in boxes of BM rows (K-major) or BK rows (B row-major, W
-// M-major), tma_x maps the tokens in boxes of BN rows.
+// M-major), tma_x maps the tokens in boxes of BN rows. In clusters the shared operand's map has the
+// boxes of a block's part (tensor_map.multicast_part_box).
 template <bool A_ROW, bool B_ROW, typename T, typename TC, int BM, int BN, int BK, int STAGES, int IN_FLIGHT,
-          int STAGGER, int CLUSTER>
+          int STAGGER, int CLUSTER, int SHARE_W>
 __global__ void __launch_bounds__(wg::sm90::SixtyFourRowConsumers<BM>::THREADS, 1)
 decode_swap_ab_wgmma(const __grid_constant__ wg::TmaDescriptor tma_w, const __grid_constant__ wg::TmaDescriptor tma_x,
                      TC* __restrict__ C, int M, int N, int K, int ldc, const T* __restrict__ bias,
@@ -59,12 +64,14 @@ decode_swap_ab_wgmma(const __grid_constant__ wg::TmaDescriptor tma_w, const __gr
                   "arch/sm90.cuh (scripts/gen_wgmma_wrappers.py); more tokens take more tiles");
     static_assert(CLUSTER == 1 || CLUSTER == 2, "CLUSTER: 1 (the persistent schedule with its K split) or 2 "
                                                 "(pairs of tiles of W sharing the tokens' box by multicast)");
-    static_assert(CLUSTER == 1 || BN % 16 == 0,
+    static_assert(SHARE_W == 0 || (SHARE_W == 1 && CLUSTER == 2),
+                  "SHARE_W: 0 (a cluster's blocks share the tokens) or 1 (they share W), the latter with CLUSTER = 2");
+    static_assert(CLUSTER == 1 || SHARE_W || BN % 16 == 0,
                   "CLUSTER = 2: each block of a pair loads half of the tokens' tile, a whole number of 8-row "
-                  "swizzle atoms, so BN is a multiple of 16 (40, 56, 72 and 88 take CLUSTER = 1)");
+                  "swizzle atoms, so BN is a multiple of 16 (40, 56, 72 and 88 take CLUSTER = 1 or SHARE_W = 1)");
     // W = B^T is row-major (K-major) when B is column-major; the tokens are K-major always.
-    using Mainloop =
-        sm90::WarpSpecializedMainloop<T, BM, BN, BK, STAGES, !B_ROW, false, CLUSTER, IN_FLIGHT, STAGGER>;
+    using Mainloop = sm90::WarpSpecializedMainloop<T, BM, BN, BK, STAGES, !B_ROW, false, CLUSTER, IN_FLIGHT, STAGGER,
+                                                   false, SHARE_W == 1>;
     if (threadIdx.x == 0) Mainloop::init(&tma_w, &tma_x);
 
     // Tiles of C^T: N rows (of W) by M columns (tokens).
@@ -75,7 +82,8 @@ decode_swap_ab_wgmma(const __grid_constant__ wg::TmaDescriptor tma_w, const __gr
     } else {
         cluster_arrive();  // no block multicasts into its partner before the partner's ring is set up
         cluster_wait();
-        const sm90::PersistentClusterTiles<BM, BN, 1, CLUSTER> tiles(N, M, static_cast<int>(cluster_ctarank()));
+        const sm90::PersistentClusterTiles<BM, BN, 1, CLUSTER, SHARE_W == 1> tiles(N, M,
+                                                                                  static_cast<int>(cluster_ctarank()));
         sm90::warp_specialized_roles<Mainloop>(tiles, &tma_w, &tma_x, K, epilogue);
         cluster_arrive();  // the partner may multicast into this block until both are done
         cluster_wait();

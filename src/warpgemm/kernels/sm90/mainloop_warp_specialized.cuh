@@ -24,7 +24,9 @@
 // when the consumers of every block are done with it: each consumer warp arrives on the empty
 // barrier of every block (CLUSTER * 4 * CONSUMERS arrivals a phase). With CLUSTER = 4 (rung 06)
 // a block reads a quarter of each B tile from L2 instead of half: 24 KB a 128 x 256 x 64 k-tile
-// against 32 KB.
+// against 32 KB. With SHARE_A the cluster lies the other way: its blocks compute horizontally
+// adjacent tiles (the same m0) and share the A tile, each loading a 1/CLUSTER part of it
+// (decode/02's SHARE_W, where A is the weight).
 #pragma once
 
 #include "arch/sm90.cuh"
@@ -73,7 +75,7 @@ struct NothingBeside {
 // each (64, or 128 as two row blocks), one k-tile stage at a time: a stage is read by one
 // warpgroup, so one arrival per warp of that warpgroup (per cluster block) hands it back.
 template <typename T, int BM, int BN, int BK, int STAGES, bool A_ROW, bool B_ROW, int CLUSTER = 1,
-          int IN_FLIGHT = 1, int STAGGER = 1, bool PING_PONG = false>
+          int IN_FLIGHT = 1, int STAGGER = 1, bool PING_PONG = false, bool SHARE_A = false>
 struct WarpSpecializedMainloop {
     static constexpr int CONSUMERS = PING_PONG ? 2 : BM == 64 ? 1 : 2;  // consumer warpgroups
     static constexpr int WG_ROWS = PING_PONG ? BM : BM / CONSUMERS;  // rows of C each: 64, or 128 at BM = 256
@@ -100,6 +102,10 @@ struct WarpSpecializedMainloop {
                                                     "issued (0 or 1)");
     static_assert(IN_FLIGHT < STAGES, "a stage in use by running wgmma cannot be refilled: IN_FLIGHT < STAGES");
     static_assert(STAGGER >= 1, "STAGGER >= 1 bands of the k range (1: the plain walk)");
+    static_assert(!SHARE_A || CLUSTER > 1, "SHARE_A shares A between the blocks of a cluster: CLUSTER > 1");
+    // The blocks of a cluster load each k-tile of the shared tile together, so they walk k alike:
+    // CLUSTER tile-rows share a band (they share B), or one tile-row is the cluster's (SHARE_A).
+    static constexpr int BAND_ROWS = SHARE_A ? BM : CLUSTER * BM;
 
     // Thread 0, before the roles split: set up the ring; then the caller synchronises the block
     // (with CLUSTER > 1, the cluster: no block may multicast into another before it is set up).
@@ -123,18 +129,11 @@ struct WarpSpecializedMainloop {
                                                    const TmaDescriptor* tma_b, int m0, int n0, int k_begin,
                                                    int k_end) {
         if constexpr (STAGGER == 1) {
-            for (int kt = k_begin; kt < k_end; ++kt) {
-                if constexpr (CLUSTER == 1) Smem::load(load, tma_a, tma_b, m0, n0, kt * BK);
-                else Smem::template load_multicast_b<CLUSTER>(load, tma_a, tma_b, m0, n0, kt * BK, cluster_ctarank());
-            }
+            for (int kt = k_begin; kt < k_end; ++kt) load_k_tile(load, tma_a, tma_b, m0, n0, kt * BK);
         } else {
             const int k_tiles = k_end - k_begin;
-            const StaggeredWalk walk((m0 / (CLUSTER * BM)) % STAGGER, STAGGER, k_tiles);
-            for (int i = 0; i < k_tiles; ++i) {
-                const int k0 = (k_begin + walk(i)) * BK;
-                if constexpr (CLUSTER == 1) Smem::load(load, tma_a, tma_b, m0, n0, k0);
-                else Smem::template load_multicast_b<CLUSTER>(load, tma_a, tma_b, m0, n0, k0, cluster_ctarank());
-            }
+            const StaggeredWalk walk((m0 / BAND_ROWS) % STAGGER, STAGGER, k_tiles);
+            for (int i = 0; i < k_tiles; ++i) load_k_tile(load, tma_a, tma_b, m0, n0, (k_begin + walk(i)) * BK);
         }
     }
 
@@ -143,6 +142,7 @@ struct WarpSpecializedMainloop {
     static __device__ __forceinline__ void produce(Cursor<STAGES>& load, const TmaDescriptor* tma_a,
                                                    const TmaDescriptor* tma_b, int m0, int n0, int k_begin,
                                                    int k_end, AEdge edge) {
+        static_assert(!SHARE_A, "A's edge map is for blocks that load their own A tile, or share B: not SHARE_A");
         if constexpr (!A_ROW || STAGGER != 1) {  // the edge map is for a K-major A on the plain walk
             produce(load, tma_a, tma_b, m0, n0, k_begin, k_end);
             return;
@@ -190,6 +190,15 @@ struct WarpSpecializedMainloop {
     }
 
   private:
+    // One k-tile of the tile at (m0, n0) from k0: the block's own loads, or its part of the
+    // cluster's shared tile (B, or A with SHARE_A) and its own other operand.
+    static __device__ __forceinline__ void load_k_tile(Cursor<STAGES>& load, const TmaDescriptor* tma_a,
+                                                       const TmaDescriptor* tma_b, int m0, int n0, int k0) {
+        if constexpr (CLUSTER == 1) Smem::load(load, tma_a, tma_b, m0, n0, k0);
+        else if constexpr (SHARE_A) Smem::template load_multicast_a<CLUSTER>(load, tma_a, tma_b, m0, n0, k0, cluster_ctarank());
+        else Smem::template load_multicast_b<CLUSTER>(load, tma_a, tma_b, m0, n0, k0, cluster_ctarank());
+    }
+
     static __device__ __forceinline__ void release(const Ring<STAGES>& ring, int stage) {
         if ((threadIdx.x & 31) == 0) {
             if constexpr (CLUSTER == 1) ring.consumer_release(stage);

@@ -73,7 +73,9 @@ struct SwizzledOperand {
     // Part `part` of PARTS of the tile, multicast to the blocks of the cluster in `cta_mask`: the
     // blocks of a cluster that share this operand tile each load one part, and every block gets
     // all of them. A K-major slab is cut into PARTS bands of rows (the map's box is then
-    // (ATOM, SLAB_ROWS / PARTS)); an MN-major tile gives each part SLABS / PARTS whole slabs.
+    // (ATOM, SLAB_ROWS / PARTS)); an MN-major tile gives each part SLABS / PARTS whole slabs, and
+    // an MN-major tile of one slab (MN = ATOM) is cut into PARTS bands of its BK k-rows (the
+    // map's box is then (ATOM, BK / PARTS); `tensor_map.multicast_part_box` says which).
     template <int PARTS>
     static __device__ __forceinline__ void load_part_multicast(const TmaDescriptor* map, uint32_t bar, uint32_t dst,
                                                                int mn0, int k0, int part, uint16_t cta_mask) {
@@ -85,6 +87,12 @@ struct SwizzledOperand {
             for (int j = 0; j < SLABS; ++j)
                 SM90_TMA_LOAD_MULTICAST_2D::copy(map, bar, dst + j * SLAB_BYTES + part * ROWS * ROW_BYTES,
                                                  k0 + j * ATOM, mn0 + part * ROWS, cta_mask);
+        } else if constexpr (SLABS == 1 && PARTS > 1) {
+            constexpr int ROWS = SLAB_ROWS / PARTS;
+            static_assert(SLAB_ROWS % PARTS == 0 && (ROWS * ROW_BYTES) % 1024 == 0,
+                          "each block's band of k-rows of a one-slab MN-major tile must be a whole number of "
+                          "8-row swizzle atoms: BK a multiple of 8 * the cluster size");
+            SM90_TMA_LOAD_MULTICAST_2D::copy(map, bar, dst + part * ROWS * ROW_BYTES, mn0, k0 + part * ROWS, cta_mask);
         } else {
             constexpr int PER_PART = SLABS / PARTS;
             static_assert(SLABS % PARTS == 0, "an MN-major tile splits into whole slabs per block: MN a multiple "

@@ -51,6 +51,21 @@ struct Stages {
                                                              rank, static_cast<uint16_t>((1u << CLUSTER) - 1u));
         cursor.advance();
     }
+
+    // The same in a cluster of CLUSTER blocks that compute horizontally adjacent tiles (one row of
+    // tiles, the same m0): each loads part `rank` of the shared A tile, multicast to all of them,
+    // and its own B (decode/02 with SHARE_W: tiles of different tokens on one tile of W).
+    template <int CLUSTER>
+    static __device__ __forceinline__ void load_multicast_a(Cursor<STAGES>& cursor, const TmaDescriptor* tma_a,
+                                                            const TmaDescriptor* tma_b, int m0, int n0, int k0,
+                                                            int rank) {
+        const Ring<STAGES> r = ring();
+        r.producer_acquire(cursor, STAGE_BYTES);
+        Mma::OperandA::template load_part_multicast<CLUSTER>(tma_a, r.full(cursor.stage), a(cursor.stage), m0, k0,
+                                                             rank, static_cast<uint16_t>((1u << CLUSTER) - 1u));
+        Mma::OperandB::load(tma_b, r.full(cursor.stage), b(cursor.stage), n0, k0);
+        cursor.advance();
+    }
 };
 
 }  // namespace sm90

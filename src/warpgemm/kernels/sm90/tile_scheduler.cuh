@@ -160,23 +160,28 @@ struct PersistentTiles {
 // r-th tile of BM rows. Both blocks walk the same units in the same order, which their shared,
 // multicast B tile needs. A unit past the last tile-row (tiles_m odd) is computed over rows
 // beyond M: its loads read zeros and its stores are masked. (No K split: every unit is a whole
-// tile pair.)
-template <int BM, int BN, int GROUP, int CLUSTER>
+// tile pair.) With ALONG_N the clusters lie along N instead: units of BM x (CLUSTER * BN), the
+// block of rank r on the unit's r-th tile of BN columns, sharing A (SHARE_A in
+// sm90/mainloop_warp_specialized.cuh); a unit past the last tile-column likewise.
+template <int BM, int BN, int GROUP, int CLUSTER, bool ALONG_N = false>
 struct PersistentClusterTiles {
     static_assert(GROUP >= 1, "GROUP is the number of unit-rows walked together (1: row by row)");
-    int units_m, tiles_n, total, rank;
+    static constexpr int UNIT_M = ALONG_N ? BM : CLUSTER * BM;
+    static constexpr int UNIT_N = ALONG_N ? CLUSTER * BN : BN;
+    int units_m, units_n, total, rank;
 
     __device__ __forceinline__ PersistentClusterTiles(int M, int N, int cta_rank)
-        : units_m((M + CLUSTER * BM - 1) / (CLUSTER * BM)), tiles_n((N + BN - 1) / BN),
-          total(units_m * tiles_n), rank(cta_rank) {}
+        : units_m((M + UNIT_M - 1) / UNIT_M), units_n((N + UNIT_N - 1) / UNIT_N),
+          total(units_m * units_n), rank(cta_rank) {}
 
     __device__ __forceinline__ int first() const { return blockIdx.x / CLUSTER; }
     __device__ __forceinline__ int next(int unit) const { return unit + gridDim.x / CLUSTER; }
 
     __device__ __forceinline__ Work work(int unit, int k_tiles) const {
-        int um, tn;
-        grouped_rows_tile<GROUP>(unit, units_m, tiles_n, um, tn);
-        return Work{(um * CLUSTER + rank) * BM, tn * BN, 0, k_tiles, 0, 1, 0};
+        int um, un;
+        grouped_rows_tile<GROUP>(unit, units_m, units_n, um, un);
+        if constexpr (ALONG_N) return Work{um * BM, (un * CLUSTER + rank) * BN, 0, k_tiles, 0, 1, 0};
+        else return Work{(um * CLUSTER + rank) * BM, un * BN, 0, k_tiles, 0, 1, 0};
     }
 };
 
