@@ -355,7 +355,7 @@ def test_the_h200_rules_choices_for_2_to_32_rows_are_correct_on_ragged_weights(m
     (8, 14337, 3001, SWEEP_MMA),
     (2, 4097, 14337, KERNEL), (4, 12289, 4099, KERNEL), (8, 28673, 8191, KERNEL),  # staggered
     *(pytest.param(*shape, WGMMA, marks=needs_hopper) for shape in (
-        (33, 4095, 4093), (40, 3073, 1024), (47, 3100, 2049), (56, 4224, 4096), (57, 4097, 3000), (64, 3072, 1025)))])
+        (33, 4095, 4093), (40, 3073, 1024), (47, 3100, 2049), (56, 4224, 2047), (64, 3072, 1025)))])
 def test_the_h200s_own_choices_at_1_to_8_rows_and_unsplit_tiles_at_33_to_64_are_correct_on_ragged_weights(m, n, k,
                                                                                                            kernel):
     # The H200's rules send one token with K >= 2048 to rung 03 (256 threads, 8 blocks a SM, 2 rows a
@@ -370,6 +370,17 @@ def test_the_h200s_own_choices_at_1_to_8_rows_and_unsplit_tiles_at_33_to_64_are_
     if rule.kernel == WGMMA:
         assert rule.params["SPLITS"] == 1 and m <= rule.params["BN"] < m + 8
     _check_with_bias(m, n, k, rule.params, kernel=rule.kernel)
+
+
+@needs_hopper
+@pytest.mark.parametrize("m,n,k", [(49, 2048, 2048), (56, 4224, 4096), (57, 4097, 3000), (64, 2049, 4095),
+                                   (63, 3071, 2049)])
+def test_the_h200_rules_clusters_sharing_w_at_49_to_64_rows_are_correct_on_ragged_weights(m, n, k):
+    # Two tiles of 32 tokens on each tile of W, in a cluster that shares W's box: the second tile
+    # of tokens ragged, the last tile of W ragged, K ragged
+    rule = dispatch.choose(90, "bfloat16", m, n, k, layouts=("row", "col"), device="NVIDIA H200")
+    assert rule.kernel == WGMMA and rule.params["SHARE_W"] == 1 and rule.params["CLUSTER"] == 2
+    _check_with_bias(m, n, k, rule.params)
 
 
 @needs_hopper

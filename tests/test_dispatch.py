@@ -97,7 +97,10 @@ def test_a_rule_measured_on_several_gpus_names_each_and_matches_any_of_them():
     (2, 4096, 14336, "decode/01_swap_ab_splitk", {"ROW_GROUPS": 1, "WARPS": 16, "STAGGER": 8}),
     (8, 28672, 8192, "decode/01_swap_ab_splitk", {"ROW_GROUPS": 1, "WARPS": 16, "STAGGER": 8}),
     (36, 3072, 3072, "decode/02_swap_ab_wgmma", {"BM": 64, "BN": 40, "SPLITS": 1, "STAGGER": 8}),
-    (64, 4096, 4096, "decode/02_swap_ab_wgmma", {"BM": 64, "BN": 64, "STAGES": 6, "SPLITS": 1, "STAGGER": 8}),
+    (64, 4096, 1024, "decode/02_swap_ab_wgmma", {"BM": 64, "BN": 64, "STAGES": 6, "SPLITS": 1, "STAGGER": 8}),
+    (64, 4096, 4096, "decode/02_swap_ab_wgmma", {"BM": 64, "BN": 32, "BK": 128, "STAGES": 8, "CLUSTER": 2,
+                                                 "SHARE_W": 1}),
+    (49, 2048, 2048, "decode/02_swap_ab_wgmma", {"BN": 32, "CLUSTER": 2, "SHARE_W": 1}),
     (16, 4096, 14336, "decode/02_swap_ab_wgmma", {"BM": 64, "BK": 128, "STAGES": 8, "STAGGER": 8}),
     (16, 28672, 8192, "decode/02_swap_ab_wgmma", {"BM": 64, "SPLITS": 0, "STAGGER": 8}),
     (16, 8192, 28672, "decode/02_swap_ab_wgmma", {"BM": 64, "BK": 64, "STAGES": 8}),
@@ -124,6 +127,17 @@ def test_the_h200s_row_sweeps_and_unsplit_tiles_stop_where_they_were_measured_to
     rule = dispatch.choose(90, "bfloat16", m, n, k, layouts=("row", "col"), device="NVIDIA H200")
     assert rule.kernel not in ("decode/03_row_sweep", "decode/04_row_sweep_mma")
     assert not (rule.params.get("SPLITS") == 1 and 33 <= m <= 64)
+
+
+@pytest.mark.parametrize("m,n,k", [
+    (48, 4096, 4096), (44, 2048, 4096),  # one tile of 48 tokens holds them all (44 x 4096 x 4096: 1.03x against 0.96x)
+    (56, 4096, 1024), (64, 4096, 2047),  # behind at 50-56 rows with K = 1024
+    (64, 6144, 4096), (64, 5120, 5120), (64, 4225, 4096),  # more clusters than SMs
+    (64, 2047, 4096), (64, 4096, 4097),  # not measured
+])
+def test_the_h200s_clusters_sharing_w_stop_where_they_were_measured_to_lose(m, n, k):
+    rule = dispatch.choose(90, "bfloat16", m, n, k, layouts=("row", "col"), device="NVIDIA H200")
+    assert not rule.params.get("SHARE_W")
 
 
 @pytest.mark.parametrize("m,n,k", [(5, 4096, 14336), (7, 28672, 8192), (2, 2048, 16384), (8, 8192, 8192),
@@ -481,7 +495,7 @@ def test_the_narrow_weights_unsplit_two_token_tiles_fill_shared_memory_with_thei
 
 
 @pytest.mark.parametrize("m,bn", [(33, 40), (40, 40), (41, 48), (48, 48), (49, 56), (56, 56)])
-@pytest.mark.parametrize("n,k,bm", [(2048, 4096, 64), (6144, 4096, 64), (4096, 14336, 64), (1024, 2048, 64),
+@pytest.mark.parametrize("n,k,bm", [(2048, 4097, 64), (6144, 4096, 64), (4096, 14336, 64), (1024, 2048, 64),
                                     (12287, 16383, 64), (12288, 4096, 128), (28672, 2048, 128), (32768, 4096, 128),
                                     (1024, 1024, 64), (5120, 1024, 64), (8192, 1536, 64), (12287, 2047, 64),
                                     (12288, 1024, 128), (32768, 2047, 128)])

@@ -69,7 +69,7 @@ def _h200_cell(m: int, n: int, k: int) -> str:
 
     rule = dispatch.choose(90, "bfloat16", m, n, k, layouts=("row", "col"), device="NVIDIA H200")
     p = rule.params
-    cluster = ", c2" if p.get("CLUSTER") == 2 else ""
+    cluster = (", c2 sharing W" if p.get("SHARE_W") else ", c2") if p.get("CLUSTER") == 2 else ""
     if rule.kernel == "decode/02_swap_ab_wgmma":
         bn = p.get("BN", 32 if m <= 32 else 64)
         return f"02: {-(-m // bn)} x {bn}, W {p['BM']}{cluster}"
@@ -83,7 +83,7 @@ def test_decode_pages_map_of_the_h200_at_33_to_192_rows_is_what_dispatch_chooses
     assert header, "decode.md: the table of what the H200 runs at 33-192 rows"
     weights = [tuple(int(v) for v in w.split(" x ")) for w in re.findall(r"\d+ x \d+", header.group(1))]
     rows = re.findall(r"^\| \d+-\d+ \((\d+)\) \|(.*)\|$", text[header.end():], re.M)
-    assert len(rows) == 7 and len(weights) == 7
+    assert len(rows) == 8 and len(weights) == 7
     for m, cells in rows:
         written = [c.strip() for c in cells.split("|")]
         assert written == [_h200_cell(int(m), n, k) for n, k in weights], f"{m} rows"

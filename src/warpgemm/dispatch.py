@@ -183,6 +183,9 @@ _H200_A = {"BM": 128, "BK": 128, "STAGES": 4, "IN_FLIGHT": 0, "SPLITS": 1, "STAG
 _H200_B = {"BM": 64, "BK": 128, "STAGES": 8, "IN_FLIGHT": 1, "SPLITS": 1, "STAGGER": 8}
 _H200_D = {"BM": 128, "BK": 128, "STAGES": 4, "IN_FLIGHT": 1, "SPLITS": 1, "STAGGER": 8}
 _H200_G = {"BM": 64, "BK": 128, "STAGES": 8, "IN_FLIGHT": 1, "SPLITS": 0, "STAGGER": 8}
+# Rung 02 in clusters of two tiles of 32 tokens on one tile of W, which they share (SHARE_W).
+_H200_SHARED_W = {"BM": 64, "BN": 32, "BK": 128, "STAGES": 8, "IN_FLIGHT": 1, "STAGGER": 1, "CLUSTER": 2,
+                  "SHARE_W": 1}
 # Rung 01's choice for 1-8 rows of most weights on the H200 (decode_sweep_h200.json), walked in step
 # or staggered.
 _H200_RUNG01 = {"ROW_GROUPS": 1, "WARPS": 16, "UNROLL": 2, "L2_256B": 1}
@@ -299,6 +302,18 @@ RULES: tuple[Rule, ...] = (
            params={**_H200_RUNG01, "STAGGER": 8}, device=_H200,
            note="measured on an H200 by scripts/decode_sweep.py (docs/results/stagger_m*_h200.json)")
       for dt in ("bfloat16", "float16") for m in ((2, 4), (8, 8)) for n in ((4096, 4224), (12288, INF))),
+    # fp16 / bf16 with 49-64 rows of a weight of 2048-4224 rows with K of 2048-4096 on an H200: rung
+    # 02 in clusters of two tiles of 32 tokens sharing W (SHARE_W), 64-row tiles of W in 128-column
+    # k-tiles, eight stages: 64 tiles of W (4096 rows) run on 128 blocks with W read once and no K
+    # split. Swept at 50-64 rows of eight weights (docs/results/share_w_m44_64_h200.json), x cuBLAS
+    # against the rules before: 64 x 4096 x 4096 1.05x against 0.98x, 60 x 3072 x 3072 1.03x
+    # against 0.91x, 60 x 2560 x 4096 1.00x against 0.88x; ahead at every shape in these bounds.
+    # Behind at 44 rows (4096 x 4096 0.96x against 1.03x: one tile of 48 tokens holds them all),
+    # at 50-56 rows of 4096 x 1024, and at 5120 x 5120 and 6144 x 4096 (more clusters than SMs).
+    *(Rule("decode/02_swap_ab_wgmma", dt, capability=(90, 90), layouts=_LINEAR, m=(49, 64), n=(2048, 4224),
+           k=(2048, 4096), params=_H200_SHARED_W, device=_H200,
+           note="measured on an H200 by scripts/decode_sweep.py (docs/results/share_w_*_h200.json)")
+      for dt in ("bfloat16", "float16")),
     # fp16 / bf16 with 33-64 rows of a weight of 3072-4224 rows with K of 1024-4096 on an H200: rung
     # 02 unsplit and staggered, as at 17-32 rows (_H200_B's walk, with the narrow token tile from 33
     # rows), where the rules below split the last wave. A weight of 4096 rows makes 64 tiles of 64
