@@ -533,15 +533,18 @@ PY
     h200_small_m_rules)
       # The H200's own choices at 1-8 rows (rung 03 for one token, rung 04 for 2-8, rung 01 staggered
       # past K = 4096) and unsplit tiles at 33-64 rows of narrow weights (docs/decode.md, "The H200's
-      # own choices"): each through auto against the choices before its rules (--before), on
-      # weights none of their sweeps had, in bf16 and fp16; then the GPU test of their choices.
-      # (The run in small_m_rules_check_h200.json had 2816 x 4096 where 3840 x 4096 is now: the
-      # unsplit rule lost there and starts at 3072 rows since.)
+      # own choices") and clusters sharing W at 49-64 rows ("Clusters of two sharing W"): each
+      # through auto against the choices before its rules (--before), on weights none of their
+      # sweeps had, in bf16 and fp16; then the GPU tests of their choices. (The run in
+      # small_m_rules_check_h200.json had 2816 x 4096 where 3840 x 4096 is now: the unsplit rule
+      # lost there and starts at 3072 rows since; and it checked unsplit tiles at 50 and 62 rows,
+      # which the clusters sharing W now take.)
       for dtype in bfloat16 float16; do
         for spec in "row_sweep_m1|decode/03_row_sweep|1|3072x4096 7168x4096 11008x8192 32000x2048" \
                     "row_sweep_mma|decode/04_row_sweep_mma|2 3 6|3072x4096 7168x4096 10240x2560 32000x2048" \
                     "stagger_m|decode/01_swap_ab_splitk|3 8|4096x10240 12288x8192 16384x5120" \
-                    "unsplit_m33_64|decode/02_swap_ab_wgmma|38 50 62|3840x4096 4096x2560 3328x3328"; do
+                    "unsplit_m33_64|decode/02_swap_ab_wgmma|38 44|3840x4096 4096x2560 3328x3328" \
+                    "share_w|decode/02_swap_ab_wgmma|49 54 62|3840x4096 4096x2560 3328x3328 2304x3072"; do
           IFS='|' read -r note kernel ms nks <<< "$spec"
           # shellcheck disable=SC2086  # MS and NKS split into one argument each
           timeout 150 python3 scripts/decode_sweep.py --kernel "$kernel" --ms $ms --rounds 9 --replicates 2 \
@@ -550,7 +553,7 @@ PY
           summary+=("h200_small_m_rules $note $dtype: exit $?")
         done
       done
-      timeout 150 python3 -m pytest -p no:cacheprovider -m gpu -n 8 -q tests/test_decode.py -k "h200s_own_choices" \
+      timeout 150 python3 -m pytest -p no:cacheprovider -m gpu -n 8 -q tests/test_decode.py -k "h200s_own_choices or sharing_w" \
         > "$OUT/h200_small_m_pytest.log" 2>&1
       summary+=("h200_small_m_rules pytest: $(grep -aE '[0-9]+ (passed|failed)' "$OUT/h200_small_m_pytest.log" | tail -1)") ;;
     m193_256)
