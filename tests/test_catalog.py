@@ -170,7 +170,10 @@ def test_decode_02_in_clusters_pairs_horizontally_adjacent_tiles_and_does_not_sp
     assert inst.grid(16, 4096, 4096, sms=130) == (64, 1, 1)
     assert inst.last_wave(64, 8192, 8192, 132) == (0, 1)
     assert inst.workspace_bytes(64, 8192, 8192, 132) == 0
-    assert spec.valid(inst.params) and not spec.valid({**inst.params, "CLUSTER": 4})
+    assert spec.valid(inst.params) and not spec.valid({**inst.params, "CLUSTER": 8})
+    assert spec.valid({**inst.params, "CLUSTER": 4}) and not spec.valid({**inst.params, "CLUSTER": 4, "BN": 48})
+    four = spec.instance("row", "col", "bfloat16", None, {**inst.params, "CLUSTER": 4})
+    assert four.grid(64, 6144, 4096, sms=132) == (96, 1, 1)     # 24 clusters of four 64-row tiles
 
 
 def test_decode_02_in_clusters_sharing_w_pairs_tiles_of_tokens_on_one_tile_of_w():
@@ -197,6 +200,7 @@ def test_a_shared_operand_tile_is_loaded_in_parts_as_the_kernels_cut_it():
     assert multicast_part_box("bfloat16", True, 64, 64, 2) == (32, 64)     # K-major: bands of rows
     assert multicast_part_box("bfloat16", False, 128, 64, 2) == (128, 64)  # MN-major: whole slabs (box (64, BK))
     assert multicast_part_box("bfloat16", False, 64, 128, 2) == (64, 64)   # one slab: bands of k-rows
+    assert multicast_part_box("bfloat16", False, 128, 64, 4) == (128, 32)  # two slabs, four parts: two bands each
     assert multicast_part_box("float16", True, 256, 64, 4) == (64, 64)
     assert multicast_part_box("bfloat16", False, 64, 64, 1) == (64, 64)
 
@@ -235,7 +239,7 @@ def test_decode_02_in_clusters_of_two_takes_token_tiles_that_halve_into_whole_sw
     assert spec.valid(spec.resolve({"BN": bn}))
     assert spec.valid(spec.resolve({"BN": bn + 8, "CLUSTER": 2}))
     assert not spec.valid(spec.resolve({"BN": bn, "CLUSTER": 2}))
-    with pytest.raises(CompileError, match=r"CLUSTER = 2: .* BN is a multiple of 16"):
+    with pytest.raises(CompileError, match=r"clusters sharing the tokens: .* BN is a multiple of 8 \* CLUSTER"):
         warpgemm.compile("decode/02_swap_ab_wgmma", "sm_90a", a_layout="row", b_layout="col", BN=bn, CLUSTER=2)
 
 

@@ -502,11 +502,14 @@ def test_swap_ab_wgmma_computes_65_to_192_tokens_in_tiles_of_64(m, n, k, b_layou
 
 _SHARING_THE_TOKENS = [{"BM": 64, "BK": 128, "STAGES": 4, "IN_FLIGHT": 0},
                        {"BM": 64, "BK": 128, "STAGES": 4, "IN_FLIGHT": 0, "STAGGER": 8},
-                       {"BM": 128, "BK": 64, "STAGES": 6, "STAGGER": 3}]
+                       {"BM": 128, "BK": 64, "STAGES": 6, "STAGGER": 3},
+                       {"CLUSTER": 4, "BM": 64, "BK": 128, "STAGES": 4, "STAGGER": 8}]
 _SHARING_W = [{"SHARE_W": 1, "BM": 64, "BN": 32, "STAGES": 6, "STAGGER": 8},
               {"SHARE_W": 1, "BM": 64, "BN": 40, "BK": 128, "STAGES": 4, "IN_FLIGHT": 0},
               {"SHARE_W": 1, "BM": 128, "BN": 32, "BK": 64, "STAGES": 6},
-              {"SHARE_W": 1, "BM": 128, "BN": 64, "BK": 128, "STAGES": 4, "STAGGER": 3}]
+              {"SHARE_W": 1, "BM": 128, "BN": 64, "BK": 128, "STAGES": 4, "STAGGER": 3},
+              {"CLUSTER": 4, "SHARE_W": 1, "BM": 128, "BN": 32, "BK": 64, "STAGES": 4},
+              {"CLUSTER": 4, "SHARE_W": 1, "BM": 64, "BN": 32, "BK": 128, "STAGES": 6, "STAGGER": 8}]
 
 
 @needs_hopper
@@ -514,17 +517,18 @@ _SHARING_W = [{"SHARE_W": 1, "BM": 64, "BN": 32, "STAGES": 6, "STAGGER": 8},
 @pytest.mark.parametrize("params", _SHARING_THE_TOKENS + _SHARING_W)
 @pytest.mark.parametrize("m,n,k", [(64, 8192, 1000), (64, 4100, 1000), (33, 4160, 4093), (17, 64, 129),
                                    (64, 1000, 8193), (100, 300, 520), (32, 129, 64), (1, 8, 8)])
-def test_swap_ab_wgmma_in_clusters_of_two_is_correct(m, n, k, params, b_layout):
-    # Clusters of two tiles of W sharing the tokens, each block loading half of the tokens' box and
-    # multicasting it (an odd count of tiles leaves the last cluster's second tile past N); or, with
-    # SHARE_W, two tiles of tokens sharing W, each block loading half of W's box (a band of rows,
-    # K-major; a band of k-rows of a 64-row M-major tile; one of two slabs of a 128-row one), the
-    # last tile of tokens ragged or wholly past M. Ragged N and K, the bias, NaN-poisoned output.
+def test_swap_ab_wgmma_in_clusters_is_correct(m, n, k, params, b_layout):
+    # Clusters of two (or four) tiles of W sharing the tokens, each block loading a band of the
+    # tokens' box and multicasting it (a count of tiles that is not a multiple leaves the last
+    # cluster's last tiles past N); or, with SHARE_W, tiles of tokens sharing W, each block loading
+    # a band of W's box (of rows, K-major; of k-rows of an M-major slab, where there are fewer
+    # slabs than blocks; whole slabs otherwise), the last tile of tokens ragged or wholly past M.
+    # Ragged N and K, the bias, NaN-poisoned output.
     x, w = _linear_operands(m, n, k, torch.bfloat16)
     b = w.t() if b_layout == "col" else w.t().contiguous()
     bias = torch.randn(n, device="cuda").to(torch.bfloat16)
     out = torch.full((m, n), float("nan"), device="cuda", dtype=torch.float32)
-    warpgemm.matmul(x, b, kernel=WGMMA, out=out, out_dtype=torch.float32, bias=bias, CLUSTER=2, **params)
+    warpgemm.matmul(x, b, kernel=WGMMA, out=out, out_dtype=torch.float32, bias=bias, **{"CLUSTER": 2, **params})
     assert _rel(out, x.double() @ w.double().t() + bias.double()) < 1e-5 * max(1.0, (k / 4096) ** 0.5)
 
 

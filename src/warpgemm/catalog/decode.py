@@ -125,8 +125,9 @@ def _valid_wgmma(p: Mapping[str, int]) -> bool:
     return (p["BM"] in (64, 128) and p["BN"] in TOKEN_TILES and p["BK"] in (64, 128)
             and 2 <= p["STAGES"] <= 16
             and p["IN_FLIGHT"] in (0, 1) and p["IN_FLIGHT"] < p["STAGES"] and 0 <= p["SPLITS"] <= hopper.MAX_SPLITS
-            and p["STAGGER"] >= 1 and p["CLUSTER"] in (1, 2) and p["SHARE_W"] in (0, 1)
-            and (p["SHARE_W"] == 0 or p["CLUSTER"] == 2) and (p["CLUSTER"] == 1 or p["SHARE_W"] or p["BN"] % 16 == 0)
+            and p["STAGGER"] >= 1 and p["CLUSTER"] in (1, 2, 4) and p["SHARE_W"] in (0, 1)
+            and (p["SHARE_W"] == 0 or p["CLUSTER"] > 1)
+            and (p["CLUSTER"] == 1 or p["SHARE_W"] or p["BN"] % (8 * p["CLUSTER"]) == 0)
             and hopper.smem_bytes(p) <= 227 * 1024)
 
 

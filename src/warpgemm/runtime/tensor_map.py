@@ -73,13 +73,14 @@ def multicast_part_box(dtype: str, k_major: bool, mn_tile: int, bk: int, parts: 
     """``(mn_tile, bk)`` to give :func:`operand_map` for an operand tile that ``parts`` blocks of a
     cluster share, each loading one part and multicasting it (``load_part_multicast`` in
     ``sm90/smem_operand.cuh``): a K-major tile in bands of ``mn_tile / parts`` rows; an MN-major
-    one in whole slabs (its box unchanged), or, a tile of one slab, in bands of ``bk / parts``
-    k-rows. ``parts`` = 1: the whole tile."""
+    one in whole slabs of 128 bytes of MN (its box unchanged), or, with fewer slabs than parts,
+    each slab in ``parts / slabs`` bands of its ``bk`` k-rows. ``parts`` = 1: the whole tile."""
     if parts == 1:
         return mn_tile, bk
     if k_major:
         return mn_tile // parts, bk
-    return (mn_tile, bk // parts) if mn_tile == SWIZZLE_BYTES // _SIZES[dtype] else (mn_tile, bk)
+    slabs = max(1, mn_tile // (SWIZZLE_BYTES // _SIZES[dtype]))
+    return (mn_tile, bk) if slabs % parts == 0 else (mn_tile, bk // (parts // slabs))
 
 
 def output_map(dtype: str, rows: int, cols: int, ld: int, box_rows: int = 64) -> TileMap:

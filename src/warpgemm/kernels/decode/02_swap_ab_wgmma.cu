@@ -22,15 +22,15 @@
 //   * STAGGER > 1 starts each tile row's walk over k at one of STAGGER bands of its K range, so
 //     that the grid does not read the same columns of W all at once (the WarpSpecializedMainloop
 //     option; 0.6-1.8% at 16 and 64 x 8192 x 8192).
-//   * CLUSTER = 2 launches the grid in clusters of two blocks on vertically adjacent tiles of W,
-//     which share the tokens: each block loads half of the tokens' box and multicasts it into
-//     both (the hopper ladder's rung 05), so the tokens' traffic from L2 halves, from BN / BM of
-//     the weight's to BN / (2 BM). The cluster schedule does not split K (SPLITS is unused); the
-//     two blocks of a cluster take the same band of STAGGER.
-//   * SHARE_W = 1 (with CLUSTER = 2) pairs the other way: the two blocks of a cluster take
-//     adjacent tiles of tokens on one tile of W, each loading half of W's box and multicasting it
-//     into both, so that W crosses from L2 once for both. At 64 tokens in tiles of 32, a weight of
-//     64 tiles of W runs on 128 blocks, with no K split and its sums added once.
+//   * CLUSTER = 2 or 4 launches the grid in clusters of that many blocks on adjacent tiles of W,
+//     which share the tokens: each block loads a 1/CLUSTER band of the tokens' box and
+//     multicasts it into all (the hopper ladder's rung 05), so the tokens' traffic from L2 falls
+//     from BN / BM of the weight's to BN / (CLUSTER BM). The cluster schedule does not split K
+//     (SPLITS is unused); the blocks of a cluster take the same band of STAGGER.
+//   * SHARE_W = 1 clusters the other way: the blocks of a cluster take adjacent tiles of tokens
+//     on one tile of W, each loading a 1/CLUSTER band of W's box and multicasting it into all, so
+//     that W crosses from L2 once for them. At 64 tokens in tiles of 32, a weight of 64 tiles of W
+//     runs on 128 blocks, with no K split and its sums added once.
 //   * The epilogue writes the tile transposed, into C's columns, adding the bias per row of W
 //     (sm90/epilogue_direct.cuh, store_direct_transposed).
 // Only the transposed store is new: the rest is the ladder's headers with W and the tokens in each
@@ -62,13 +62,16 @@ decode_swap_ab_wgmma(const __grid_constant__ wg::TmaDescriptor tma_w, const __gr
     static_assert(BN % 8 == 0 && BN >= 32 && BN <= 256,
                   "BN (tokens a tile holds) is a multiple of 8 from 32 to 256 with an m64nBNk16 wrapper in "
                   "arch/sm90.cuh (scripts/gen_wgmma_wrappers.py); more tokens take more tiles");
-    static_assert(CLUSTER == 1 || CLUSTER == 2, "CLUSTER: 1 (the persistent schedule with its K split) or 2 "
-                                                "(pairs of tiles of W sharing the tokens' box by multicast)");
-    static_assert(SHARE_W == 0 || (SHARE_W == 1 && CLUSTER == 2),
-                  "SHARE_W: 0 (a cluster's blocks share the tokens) or 1 (they share W), the latter with CLUSTER = 2");
-    static_assert(CLUSTER == 1 || SHARE_W || BN % 16 == 0,
-                  "CLUSTER = 2: each block of a pair loads half of the tokens' tile, a whole number of 8-row "
-                  "swizzle atoms, so BN is a multiple of 16 (40, 56, 72 and 88 take CLUSTER = 1 or SHARE_W = 1)");
+    static_assert(CLUSTER == 1 || CLUSTER == 2 || CLUSTER == 4,
+                  "CLUSTER: 1 (the persistent schedule with its K split), 2 or 4 (tiles sharing a box by multicast)");
+    static_assert(SHARE_W == 0 || (SHARE_W == 1 && CLUSTER > 1),
+                  "SHARE_W: 0 (a cluster's blocks share the tokens) or 1 (they share W), the latter in clusters");
+    static_assert(CLUSTER == 1 || SHARE_W || BN % (8 * CLUSTER) == 0,
+                  "clusters sharing the tokens: each block loads a 1/CLUSTER band of the tokens' tile, a whole "
+                  "number of 8-row swizzle atoms, so BN is a multiple of 8 * CLUSTER (else CLUSTER = 1 or SHARE_W = 1)");
+    static_assert(!SHARE_W || (BM / CLUSTER) % 8 == 0,
+                  "clusters sharing W: each block loads a 1/CLUSTER band of W's tile, a whole number of 8-row "
+                  "swizzle atoms: BM = 64 takes CLUSTER <= 8");
     // W = B^T is row-major (K-major) when B is column-major; the tokens are K-major always.
     using Mainloop = sm90::WarpSpecializedMainloop<T, BM, BN, BK, STAGES, !B_ROW, false, CLUSTER, IN_FLIGHT, STAGGER,
                                                    false, SHARE_W == 1>;

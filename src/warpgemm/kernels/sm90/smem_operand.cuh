@@ -73,9 +73,9 @@ struct SwizzledOperand {
     // Part `part` of PARTS of the tile, multicast to the blocks of the cluster in `cta_mask`: the
     // blocks of a cluster that share this operand tile each load one part, and every block gets
     // all of them. A K-major slab is cut into PARTS bands of rows (the map's box is then
-    // (ATOM, SLAB_ROWS / PARTS)); an MN-major tile gives each part SLABS / PARTS whole slabs, and
-    // an MN-major tile of one slab (MN = ATOM) is cut into PARTS bands of its BK k-rows (the
-    // map's box is then (ATOM, BK / PARTS); `tensor_map.multicast_part_box` says which).
+    // (ATOM, SLAB_ROWS / PARTS)); an MN-major tile gives each part SLABS / PARTS whole slabs, or,
+    // with fewer slabs than parts, cuts each slab into PARTS / SLABS bands of its BK k-rows (the
+    // map's box is then (ATOM, BK / (PARTS / SLABS)); `tensor_map.multicast_part_box` says which).
     template <int PARTS>
     static __device__ __forceinline__ void load_part_multicast(const TmaDescriptor* map, uint32_t bar, uint32_t dst,
                                                                int mn0, int k0, int part, uint16_t cta_mask) {
@@ -87,12 +87,17 @@ struct SwizzledOperand {
             for (int j = 0; j < SLABS; ++j)
                 SM90_TMA_LOAD_MULTICAST_2D::copy(map, bar, dst + j * SLAB_BYTES + part * ROWS * ROW_BYTES,
                                                  k0 + j * ATOM, mn0 + part * ROWS, cta_mask);
-        } else if constexpr (SLABS == 1 && PARTS > 1) {
-            constexpr int ROWS = SLAB_ROWS / PARTS;
-            static_assert(SLAB_ROWS % PARTS == 0 && (ROWS * ROW_BYTES) % 1024 == 0,
-                          "each block's band of k-rows of a one-slab MN-major tile must be a whole number of "
-                          "8-row swizzle atoms: BK a multiple of 8 * the cluster size");
-            SM90_TMA_LOAD_MULTICAST_2D::copy(map, bar, dst + part * ROWS * ROW_BYTES, mn0, k0 + part * ROWS, cta_mask);
+        } else if constexpr (SLABS % PARTS != 0) {  // fewer slabs than parts: each slab in BANDS bands of k-rows
+            constexpr int BANDS = PARTS / SLABS;
+            constexpr int ROWS = SLAB_ROWS / BANDS;
+            static_assert(PARTS % SLABS == 0, "an MN-major tile of fewer slabs than the cluster's blocks splits each "
+                                              "slab alike: the cluster size a multiple of MN / 64");
+            static_assert(SLAB_ROWS % BANDS == 0 && (ROWS * ROW_BYTES) % 1024 == 0,
+                          "each block's band of k-rows of an MN-major slab must be a whole number of 8-row swizzle "
+                          "atoms: BK a multiple of 8 * (blocks a slab)");
+            const int j = part / BANDS, band = part % BANDS;
+            SM90_TMA_LOAD_MULTICAST_2D::copy(map, bar, dst + j * SLAB_BYTES + band * ROWS * ROW_BYTES, mn0 + j * ATOM,
+                                             k0 + band * ROWS, cta_mask);
         } else {
             constexpr int PER_PART = SLABS / PARTS;
             static_assert(SLABS % PARTS == 0, "an MN-major tile splits into whole slabs per block: MN a multiple "
