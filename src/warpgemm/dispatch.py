@@ -314,6 +314,17 @@ RULES: tuple[Rule, ...] = (
            k=(2048, 4096), params=_H200_SHARED_W, device=_H200,
            note="measured on an H200 by scripts/decode_sweep.py (docs/results/share_w_*_h200.json)")
       for dt in ("bfloat16", "float16")),
+    # fp16 / bf16 with 65-128 rows of a weight of 3072-4224 rows with K of 3072-14336 on an H200: the
+    # same clusters, on two tiles of the narrowest width that holds half the rows (40, 48, 56 or 64),
+    # seven stages (six at 64). Swept at 72, 96, 112 and 128 rows of seven weights
+    # (docs/results/share_w_m72_128_h200.json), x cuBLAS against the rules before (the same two
+    # tiles in blocks of their own): 72 x 4096 x 4096 1.04x against 0.88x, 96 x 4096 x 4096 1.23x
+    # against 1.07x, 128 x 4096 x 14336 1.03x against 0.98x; ahead at every shape in these bounds.
+    # Behind at 2048 rows and from 6144 (64 x 6144 x 4096's clusters outnumber the SMs).
+    *(Rule("decode/02_swap_ab_wgmma", dt, capability=(90, 90), layouts=_LINEAR, m=m, n=(3072, 4224),
+           k=(3072, 14336), params={**_H200_SHARED_W, "BN": bn, "STAGES": 7 if bn < 64 else 6}, device=_H200,
+           note="measured on an H200 by scripts/decode_sweep.py (docs/results/share_w_m72_128*_h200.json)")
+      for dt in ("bfloat16", "float16") for m, bn in narrowest_token_tiles((65, 128), tiles=2)),
     # fp16 / bf16 with 33-64 rows of a weight of 3072-4224 rows with K of 1024-4096 on an H200: rung
     # 02 unsplit and staggered, as at 17-32 rows (_H200_B's walk, with the narrow token tile from 33
     # rows), where the rules below split the last wave. A weight of 4096 rows makes 64 tiles of 64
