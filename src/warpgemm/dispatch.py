@@ -318,9 +318,11 @@ RULES: tuple[Rule, ...] = (
     # same clusters, on two tiles of the narrowest width that holds half the rows (40, 48, 56 or 64),
     # seven stages (six at 64). Swept at 72, 96, 112 and 128 rows of seven weights
     # (docs/results/share_w_m72_128_h200.json), x cuBLAS against the rules before (the same two
-    # tiles in blocks of their own): 72 x 4096 x 4096 1.04x against 0.88x, 96 x 4096 x 4096 1.23x
-    # against 1.07x, 128 x 4096 x 14336 1.03x against 0.98x; ahead at every shape in these bounds.
-    # Behind at 2048 rows and from 6144 (64 x 6144 x 4096's clusters outnumber the SMs).
+    # tiles in blocks of their own, or one tile, or rung 06): 72 x 4096 x 4096 1.04x against 0.88x,
+    # 96 x 4096 x 4096 1.23x against 1.07x, 128 x 4096 x 14336 1.03x against 0.98x; ahead at every
+    # shape in these bounds, and at all 32 shapes of a check on eight other weights in both types
+    # (share_w_m72_128_check_*_h200.json), by 0.011x or more. Behind at 2048 rows and from 6144
+    # (the pairs outnumber the SMs).
     *(Rule("decode/02_swap_ab_wgmma", dt, capability=(90, 90), layouts=_LINEAR, m=m, n=(3072, 4224),
            k=(3072, 14336), params={**_H200_SHARED_W, "BN": bn, "STAGES": 7 if bn < 64 else 6}, device=_H200,
            note="measured on an H200 by scripts/decode_sweep.py (docs/results/share_w_m72_128*_h200.json)")
