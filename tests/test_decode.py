@@ -375,9 +375,9 @@ def test_the_h200s_own_choices_at_1_to_8_rows_and_unsplit_tiles_at_33_to_64_are_
 @needs_hopper
 @pytest.mark.parametrize("m,n,k", [(49, 2048, 2048), (56, 4224, 4096), (57, 4097, 3000), (64, 2049, 4095),
                                    (63, 3071, 2049), (65, 3073, 3073), (81, 4100, 14335), (100, 3500, 8191),
-                                   (127, 4223, 4097)])
-def test_the_h200_rules_clusters_sharing_w_at_49_to_128_rows_are_correct_on_ragged_weights(m, n, k):
-    # Two tiles of 32-64 tokens on each tile of W, in a cluster that shares W's box: the second tile
+                                   (127, 4223, 4097), (129, 3073, 3073), (150, 4100, 8191), (192, 4224, 5000)])
+def test_the_h200_rules_clusters_sharing_w_at_49_to_192_rows_are_correct_on_ragged_weights(m, n, k):
+    # Two tiles of 32-96 tokens on each tile of W, in a cluster that shares W's box: the second tile
     # of tokens ragged, the last tile of W ragged, K ragged
     rule = dispatch.choose(90, "bfloat16", m, n, k, layouts=("row", "col"), device="NVIDIA H200")
     assert rule.kernel == WGMMA and rule.params["SHARE_W"] == 1 and rule.params["CLUSTER"] == 2

@@ -134,7 +134,8 @@ def test_the_h200s_row_sweeps_and_unsplit_tiles_stop_where_they_were_measured_to
     (56, 4096, 1024), (64, 4096, 2047),  # behind at 50-56 rows with K = 1024
     (64, 6144, 4096), (64, 5120, 5120), (64, 4225, 4096),  # more clusters than SMs
     (64, 2047, 4096), (64, 4096, 4097),  # not measured
-    (72, 2048, 8192), (96, 6144, 4096), (128, 8192, 8192), (129, 4096, 4096),  # 65-128 rows: behind
+    (72, 2048, 8192), (96, 6144, 4096), (128, 8192, 8192),  # 65-128 rows: behind
+    (160, 4096, 14336), (192, 2048, 4096), (193, 4096, 4096),  # 129-192 rows: behind, or past them
     (72, 4096, 2048), (100, 4096, 16384),  # 65-128 rows: not measured
 ])
 def test_the_h200s_clusters_sharing_w_stop_where_they_were_measured_to_lose(m, n, k):
@@ -304,14 +305,16 @@ def _two_unsplit_token_tiles(m: int) -> dict:
 
 def _two_shared_w_tiles(m: int) -> dict:
     """decode/02 with ``m`` tokens in two tiles of the narrowest atom that holds half of them, in a
-    cluster of two sharing W, 64-row tiles of W and 128 k, seven stages (six at 64 tokens a tile)."""
-    bn = next(b for b in (40, 48, 56, 64) if 2 * b >= m)
-    return {**dispatch._H200_SHARED_W, "BN": bn, "STAGES": 7 if bn < 64 else 6}
+    cluster of two sharing W, 64-row tiles of W and 128 k: seven stages up to 56 tokens a tile, six
+    at 64 and 72, five wider."""
+    bn = next(b for b in (40, 48, 56, 64, 72, 80, 88, 96) if 2 * b >= m)
+    return {**dispatch._H200_SHARED_W, "BN": bn, "STAGES": 7 if bn < 64 else 6 if bn <= 72 else 5}
 
 
 def _in_the_shared_w_bucket(m: int, n: int, k: int) -> bool:
-    """65-128 rows of weights of 3072-4224 rows with K of 3072-14336: the clusters sharing W."""
-    return 65 <= m <= 128 and 3072 <= n <= 4224 and 3072 <= k <= 14336
+    """65-128 rows of weights of 3072-4224 rows with K of 3072-14336, and 129-192 rows with K up to
+    8192: the clusters sharing W."""
+    return 3072 <= n <= 4224 and 3072 <= k <= (14336 if 65 <= m <= 128 else 8192) and 65 <= m <= 192
 
 
 def _h200_at_65_to_192_rows(m: int, n: int, k: int) -> tuple[str, dict] | None:
