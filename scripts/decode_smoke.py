@@ -35,6 +35,10 @@ HOPPER_CASES = [  # an odd count of W's tiles (the last cluster's second tile pa
     ("decode/02_swap_ab_wgmma", 40, 4160, 1000, {"CLUSTER": 2, "SHARE_W": 1, "BM": 64, "BN": 32, "STAGES": 6,
                                                  "STAGGER": 8}),
     ("decode/02_swap_ab_wgmma", 100, 300, 520, {"CLUSTER": 2, "SHARE_W": 1, "BM": 128, "BN": 32, "STAGES": 4}),
+    # clusters of four: sharing the tokens (the last cluster's last tiles past N), and sharing W
+    ("decode/02_swap_ab_wgmma", 64, 4160, 1000, {"CLUSTER": 4, "BM": 64, "BK": 128, "STAGES": 4, "STAGGER": 8}),
+    ("decode/02_swap_ab_wgmma", 100, 1000, 520, {"CLUSTER": 4, "SHARE_W": 1, "BM": 64, "BN": 32, "BK": 128,
+                                                 "STAGES": 4}),
 ]
 
 
