@@ -533,7 +533,7 @@ PY
     h200_small_m_rules)
       # The H200's own choices at 1-8 rows (rung 03 for one token, rung 04 for 2-8, rung 01 staggered
       # past K = 4096) and unsplit tiles at 33-64 rows of narrow weights (docs/decode.md, "The H200's
-      # own choices") and clusters sharing W at 49-128 rows ("Clusters of two sharing W"): each
+      # own choices") and clusters sharing W at 49-192 rows ("Clusters of two sharing W"): each
       # through auto against the choices before its rules (--before), on weights none of their
       # sweeps had, in bf16 and fp16; then the GPU tests of their choices. (The run in
       # small_m_rules_check_h200.json had 2816 x 4096 where 3840 x 4096 is now: the unsplit rule
@@ -545,7 +545,8 @@ PY
                     "stagger_m|decode/01_swap_ab_splitk|3 8|4096x10240 12288x8192 16384x5120" \
                     "unsplit_m33_64|decode/02_swap_ab_wgmma|38 44|3840x4096 4096x2560 3328x3328" \
                     "share_w|decode/02_swap_ab_wgmma|49 54 62|3840x4096 4096x2560 3328x3328 2304x3072" \
-                    "share_w_m72_128|decode/02_swap_ab_wgmma|70 92 116|3328x6144 3584x4096 4096x5120"; do
+                    "share_w_m72_128|decode/02_swap_ab_wgmma|70 92 116|3328x6144 3584x4096 4096x5120" \
+                    "share_w_m136_192|decode/02_swap_ab_wgmma|132 166 190|3072x5120 3584x6144 4096x3584"; do
           IFS='|' read -r note kernel ms nks <<< "$spec"
           # shellcheck disable=SC2086  # MS and NKS split into one argument each
           timeout 150 python3 scripts/decode_sweep.py --kernel "$kernel" --ms $ms --rounds 9 --replicates 2 \

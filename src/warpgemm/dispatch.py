@@ -332,7 +332,9 @@ RULES: tuple[Rule, ...] = (
     # 192 rows of five weights (docs/results/share_w_m136_192_h200.json), x cuBLAS against the rules
     # before (the same two tiles in blocks of their own): 136 x 4096 x 4096 1.13x against 1.01x, 160
     # x 3584 x 8192 1.05x against 0.99x, 192 x 4096 x 4096 1.24x against 1.17x; 192 x 3072 x 3072
-    # level (0.937x against 0.936x). Behind at K = 14336 from 160 rows and at 2048 rows.
+    # level (0.937x against 0.936x); ahead at all 24 shapes of a check on six other weights in both
+    # types (share_w_m136_192_check_*_h200.json), by 0.017x or more. Behind at K = 14336 from 160
+    # rows and at 2048 rows.
     *(Rule("decode/02_swap_ab_wgmma", dt, capability=(90, 90), layouts=_LINEAR, m=m, n=(3072, 4224),
            k=(3072, 8192), params={**_H200_SHARED_W, "BN": bn, "STAGES": 6 if bn == 72 else 5}, device=_H200,
            note="measured on an H200 by scripts/decode_sweep.py (docs/results/share_w_m136_192*_h200.json)")
