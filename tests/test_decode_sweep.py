@@ -23,14 +23,14 @@ def on_an_h200(monkeypatch):
 
 
 def test_before_is_what_auto_chose_without_the_rules_a_results_file_names(sweep, on_an_h200):
-    # 96 x 4096 x 4096 on an H200: two tiles of 48 tokens now, one tile of 96 before that rule
+    # 96 x 4096 x 2048 on an H200: two tiles of 48 tokens now, one tile of 96 before that rule
     import torch
 
     from warpgemm import dispatch
 
-    now = dispatch.choose(90, "bfloat16", 96, 4096, 4096, layouts=("row", "col"), device="NVIDIA H200")
-    before = sweep._choice_before("m65_112_two_tiles", 96, 4096, 4096, torch.bfloat16)
-    assert now.params["BN"] == 48
+    now = dispatch.choose(90, "bfloat16", 96, 4096, 2048, layouts=("row", "col"), device="NVIDIA H200")
+    before = sweep._choice_before("m65_112_two_tiles", 96, 4096, 2048, torch.bfloat16)
+    assert now.params["BN"] == 48 and not now.params.get("SHARE_W")
     assert before.kernel == "decode/02_swap_ab_wgmma" and before.params["BN"] == 96
 
 
