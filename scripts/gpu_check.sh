@@ -9,7 +9,7 @@
 #                                       occupancy pack ncu stalls token_tiles two_small_tiles
 #                                       m65_112_rules m33_56_rules m65_112_k_gap h200_gaps h200_gap_rules
 #                                       k_past_16383 m193_256 a_edge m193_256_edge
-#                                       m257_bn176_edge edge_rules_fp16 h200_small_m_rules
+#                                       m257_bn176_edge edge_rules_fp16 h200_small_m_rules share_w
 #                                       (default: info tests ceiling bench)
 #   PYTEST_ARGS="-k sgemm" BENCH_ARGS="sgemm --suite square" scripts/gpu_check.sh tests bench
 #   SMOKE_TIMEOUT=45 HOPPER_PYTEST_ARGS="-n 8" SANITIZE=0 scripts/gpu_check.sh hopper
@@ -417,6 +417,20 @@ PY
           BN=$one,BM=64,BK=64,STAGES=$deep,IN_FLIGHT=1 BN=$one,BM=128,BK=64,STAGES=$wide,IN_FLIGHT=1 \
           BN=$two,BM=64,BK=64,STAGES=8,IN_FLIGHT=1 > "$OUT/token_tiles_m$m.log" 2>&1
         summary+=("token_tiles M=$m: exit $?"); grep -E '^M=' "$OUT/token_tiles_m$m.log" | cut -c1-150
+      done ;;
+    share_w)
+      # Rung 02's clusters sharing W (docs/decode.md, "Clusters of two sharing W") for another GPU
+      # than the H200 whose rules take them: two tiles of half the rows on each 64-row tile of W,
+      # 128-column k-tiles, at 56-64, 96 and 136 rows of five weights, against cuBLAS and this GPU's
+      # rules (auto), into decode_share_w_m<M>_<gpu>.json.
+      gpu=$(gpu_tag)
+      for spec in "56 32 8" "64 32 8" "96 48 7" "136 72 6"; do
+        set -- $spec
+        timeout 120 python3 scripts/decode_sweep.py --kernel decode/02_swap_ab_wgmma --ms $1 --rounds 11 \
+          --replicates 2 --nk 4096x4096 3072x3072 4096x2048 4096x14336 6144x4096 \
+          --json "$OUT/decode_share_w_m${1}_$gpu.json" --cands \
+          CLUSTER=2,SHARE_W=1,BM=64,BN=$2,BK=128,STAGES=$3,IN_FLIGHT=1 > "$OUT/share_w_m$1.log" 2>&1
+        summary+=("share_w M=$1: exit $?"); grep -E '^M=' "$OUT/share_w_m$1.log" | cut -c1-150
       done ;;
     two_small_tiles)
       # The H200's rule for 65-112 rows of weights of 2048-4096 rows (two tiles of 40-56 tokens;
