@@ -276,8 +276,9 @@ def test_auto_sends_small_m_to_the_decode_kernels(m, monkeypatch):
 
 
 # decode/01; on the H100 one token takes decode/03 (the row sweep, a grid sized by occupancy), two
-# decode/04 (the sweep on the tensor cores) and 40 tokens decode/02
-@pytest.mark.parametrize("m", [1, 2, 4, pytest.param(40, marks=needs_hopper)])
+# decode/04 (the sweep on the tensor cores) and 40 tokens decode/02; on the H200 64 and 96 tokens
+# take decode/02 in clusters sharing W
+@pytest.mark.parametrize("m", [1, 2, 4, *(pytest.param(m, marks=needs_hopper) for m in (40, 64, 96))])
 def test_a_captured_graph_replays_the_decode_kernel(m):
     x, w = _linear_operands(m, 4096, 4096, torch.bfloat16)
     out = torch.empty(m, 4096, device="cuda", dtype=torch.bfloat16)

@@ -314,31 +314,28 @@ RULES: tuple[Rule, ...] = (
            k=(2048, 4096), params=_H200_SHARED_W, device=_H200,
            note="measured on an H200 by scripts/decode_sweep.py (docs/results/share_w_*_h200.json)")
       for dt in ("bfloat16", "float16")),
-    # fp16 / bf16 with 65-128 rows of a weight of 3072-4224 rows with K of 3072-14336 on an H200: the
-    # same clusters, on two tiles of the narrowest width that holds half the rows (40, 48, 56 or 64),
-    # seven stages (six at 64). Swept at 72, 96, 112 and 128 rows of seven weights
-    # (docs/results/share_w_m72_128_h200.json), x cuBLAS against the rules before (the same two
-    # tiles in blocks of their own, or one tile, or rung 06): 72 x 4096 x 4096 1.04x against 0.88x,
-    # 96 x 4096 x 4096 1.23x against 1.07x, 128 x 4096 x 14336 1.03x against 0.98x; ahead at every
-    # shape in these bounds, and at all 32 shapes of a check on eight other weights in both types
-    # (share_w_m72_128_check_*_h200.json), by 0.011x or more. Behind at 2048 rows and from 6144
-    # (the pairs outnumber the SMs).
-    *(Rule("decode/02_swap_ab_wgmma", dt, capability=(90, 90), layouts=_LINEAR, m=m, n=(3072, 4224),
-           k=(3072, 14336), params={**_H200_SHARED_W, "BN": bn, "STAGES": 7 if bn < 64 else 6}, device=_H200,
-           note="measured on an H200 by scripts/decode_sweep.py (docs/results/share_w_m72_128*_h200.json)")
-      for dt in ("bfloat16", "float16") for m, bn in narrowest_token_tiles((65, 128), tiles=2)),
-    # fp16 / bf16 with 129-192 rows of a weight of 3072-4224 rows with K of 3072-8192 on an H200: the
-    # same, on two tiles of 72-96 tokens (six stages at 72, five wider). Swept at 136, 160, 176 and
-    # 192 rows of five weights (docs/results/share_w_m136_192_h200.json), x cuBLAS against the rules
-    # before (the same two tiles in blocks of their own): 136 x 4096 x 4096 1.13x against 1.01x, 160
-    # x 3584 x 8192 1.05x against 0.99x, 192 x 4096 x 4096 1.24x against 1.17x; 192 x 3072 x 3072
-    # level (0.937x against 0.936x); ahead at all 24 shapes of a check on six other weights in both
-    # types (share_w_m136_192_check_*_h200.json), by 0.017x or more. Behind at K = 14336 from 160
-    # rows and at 2048 rows.
-    *(Rule("decode/02_swap_ab_wgmma", dt, capability=(90, 90), layouts=_LINEAR, m=m, n=(3072, 4224),
-           k=(3072, 8192), params={**_H200_SHARED_W, "BN": bn, "STAGES": 6 if bn == 72 else 5}, device=_H200,
-           note="measured on an H200 by scripts/decode_sweep.py (docs/results/share_w_m136_192*_h200.json)")
-      for dt in ("bfloat16", "float16") for m, bn in narrowest_token_tiles((129, 192), tiles=2)),
+    # fp16 / bf16 with 65-192 rows of a weight of 3072-4224 rows on an H200: the same clusters, on
+    # two tiles of the narrowest width that holds half the rows, seven stages up to 56 tokens a
+    # tile, six at 64 and 72, five wider.
+    #   * 65-128 rows (tiles of 40-64) with K of 3072-14336. Swept at 72, 96, 112 and 128 rows of
+    #     seven weights (docs/results/share_w_m72_128_h200.json), x cuBLAS against the rules before
+    #     (the same two tiles in blocks of their own, or one tile, or rung 06): 72 x 4096 x 4096
+    #     1.04x against 0.88x, 96 x 4096 x 4096 1.23x against 1.07x, 128 x 4096 x 14336 1.03x
+    #     against 0.98x; ahead at every shape in these bounds, and at all 32 shapes of a check on
+    #     eight other weights in both types (share_w_m72_128_check_*_h200.json), by 0.011x or more.
+    #   * 129-192 rows (tiles of 72-96) with K of 3072-8192. Swept at 136, 160, 176 and 192 rows of
+    #     five weights (docs/results/share_w_m136_192_h200.json), against the same two tiles in
+    #     blocks of their own: 136 x 4096 x 4096 1.13x against 1.01x, 160 x 3584 x 8192 1.05x
+    #     against 0.99x, 192 x 4096 x 4096 1.24x against 1.17x; 192 x 3072 x 3072 level (0.937x
+    #     against 0.936x); ahead at all 24 shapes of a check on six other weights in both types
+    #     (share_w_m136_192_check_*_h200.json), by 0.017x or more. Behind at K = 14336 from 160 rows.
+    # Behind at 2048 rows and from 6144 (the pairs outnumber the SMs).
+    *(Rule("decode/02_swap_ab_wgmma", dt, capability=(90, 90), layouts=_LINEAR, m=m, n=(3072, 4224), k=k,
+           params={**_H200_SHARED_W, "BN": bn, "STAGES": 7 if bn < 64 else 6 if bn <= 72 else 5}, device=_H200,
+           note=f"measured on an H200 by scripts/decode_sweep.py (docs/results/{sweep}*_h200.json)")
+      for dt in ("bfloat16", "float16")
+      for rows, k, sweep in (((65, 128), (3072, 14336), "share_w_m72_128"), ((129, 192), (3072, 8192), "share_w_m136_192"))
+      for m, bn in narrowest_token_tiles(rows, tiles=2)),
     # fp16 / bf16 with 33-64 rows of a weight of 3072-4224 rows with K of 1024-4096 on an H200: rung
     # 02 unsplit and staggered, as at 17-32 rows (_H200_B's walk, with the narrow token tile from 33
     # rows), where the rules below split the last wave. A weight of 4096 rows makes 64 tiles of 64
