@@ -386,6 +386,17 @@ def test_the_h200_rules_clusters_sharing_w_at_49_to_192_rows_are_correct_on_ragg
 
 
 @needs_hopper
+@pytest.mark.parametrize("m,n,k", [(17, 5633, 3969), (32, 7168, 4095), (20, 6143, 4096), (49, 6145, 4001),
+                                   (64, 7167, 4096), (57, 5632, 4093)])
+def test_the_h200_rules_clusters_of_four_sharing_the_tokens_are_correct_on_ragged_weights(m, n, k):
+    # Four 64-row tiles of W on one tile of 32 or 64 tokens, each block loading a quarter of the
+    # tokens' box: the last cluster's last tiles past N, K ragged, the tokens' tile ragged
+    rule = dispatch.choose(90, "bfloat16", m, n, k, layouts=("row", "col"), device="NVIDIA H200")
+    assert rule.kernel == WGMMA and rule.params["CLUSTER"] == 4 and not rule.params.get("SHARE_W")
+    _check_with_bias(m, n, k, rule.params)
+
+
+@needs_hopper
 @pytest.mark.parametrize("m,n,k", [(33, 12289, 4097), (64, 16383, 8191), (47, 20481, 6001), (63, 32767, 8192)])
 def test_the_h200_rules_choices_for_33_to_64_rows_of_wide_weights_are_correct_on_ragged_weights(m, n, k):
     # 128-row tiles of W, single blocks with the split last wave or (from N = 20480) clusters of

@@ -102,6 +102,10 @@ def test_a_rule_measured_on_several_gpus_names_each_and_matches_any_of_them():
                                                  "SHARE_W": 1}),
     (49, 2048, 2048, "decode/02_swap_ab_wgmma", {"BN": 32, "CLUSTER": 2, "SHARE_W": 1}),
     (16, 4096, 14336, "decode/02_swap_ab_wgmma", {"BM": 64, "BK": 128, "STAGES": 8, "STAGGER": 8}),
+    # ... clusters of four sharing the tokens at 17-32 and 49-64 rows of 5632-7168-row weights
+    # (cluster4_*_h200.json) ...
+    (64, 6144, 4096, "decode/02_swap_ab_wgmma", {"BM": 64, "BN": 64, "BK": 128, "CLUSTER": 4, "STAGGER": 8}),
+    (17, 7168, 3969, "decode/02_swap_ab_wgmma", {"BM": 64, "BN": 32, "BK": 128, "CLUSTER": 4, "STAGGER": 8}),
     (16, 28672, 8192, "decode/02_swap_ab_wgmma", {"BM": 64, "SPLITS": 0, "STAGGER": 8}),
     (16, 8192, 28672, "decode/02_swap_ab_wgmma", {"BM": 64, "BK": 64, "STAGES": 8}),
     (32, 4096, 4096, "decode/02_swap_ab_wgmma", {"BM": 64, "STAGES": 8, "SPLITS": 1, "STAGGER": 8}),
@@ -141,6 +145,16 @@ def test_the_h200s_row_sweeps_and_unsplit_tiles_stop_where_they_were_measured_to
 def test_the_h200s_clusters_sharing_w_stop_where_they_were_measured_to_lose(m, n, k):
     rule = dispatch.choose(90, "bfloat16", m, n, k, layouts=("row", "col"), device="NVIDIA H200")
     assert not rule.params.get("SHARE_W")
+
+
+@pytest.mark.parametrize("m,n,k", [
+    (16, 6144, 4096), (33, 6144, 4096), (48, 5632, 4096), (65, 6144, 4096),  # other rows: one tile or behind
+    (64, 4608, 4096), (32, 7680, 4096), (64, 5120, 4096),  # 4608 and 7680 rows behind, 5120 level
+    (64, 6656, 3072), (24, 7168, 3584), (64, 6144, 3968), (32, 6144, 5120),  # K of 3072-3584 level or behind; 5120 level
+])
+def test_the_h200s_clusters_of_four_stop_where_they_were_measured_to_lose(m, n, k):
+    rule = dispatch.choose(90, "bfloat16", m, n, k, layouts=("row", "col"), device="NVIDIA H200")
+    assert rule.params.get("CLUSTER", 1) != 4
 
 
 @pytest.mark.parametrize("m,n,k", [(5, 4096, 14336), (7, 28672, 8192), (2, 2048, 16384), (8, 8192, 8192),
@@ -516,14 +530,15 @@ def test_the_narrow_weights_unsplit_two_token_tiles_fill_shared_memory_with_thei
 
 
 @pytest.mark.parametrize("m,bn", [(33, 40), (40, 40), (41, 48), (48, 48), (49, 56), (56, 56)])
-@pytest.mark.parametrize("n,k,bm", [(2048, 4097, 64), (6144, 4096, 64), (4096, 14336, 64), (1024, 2048, 64),
+@pytest.mark.parametrize("n,k,bm", [(2048, 4097, 64), (6144, 3072, 64), (4096, 14336, 64), (1024, 2048, 64),
                                     (12287, 16383, 64), (12288, 4096, 128), (28672, 2048, 128), (32768, 4096, 128),
                                     (1024, 1024, 64), (5120, 1024, 64), (8192, 1536, 64), (12287, 2047, 64),
                                     (12288, 1024, 128), (32768, 2047, 128)])
 def test_the_h200_holds_33_to_56_tokens_in_the_narrowest_tile_of_40_48_or_56(m, bn, n, k, bm):
     # m33_56_token_tile_sweep_h200.json: 36 x 6144 x 4096 1.01x against 0.82x in a tile of 64,
     # 44 x 5120 x 5120 0.90x against 0.78x, 36 x 12288 x 4096 0.965x against 0.907x (weights of
-    # 2560-4224 rows with K <= 4096 take the same tiles unsplit: test_the_h200_has_decode_rules_of_its_own)
+    # 2560-4224 rows with K <= 4096 take the same tiles unsplit: test_the_h200_has_decode_rules_of_its_own;
+    # 49-56 rows of 5632-7168-row weights with K = 4096 run clusters of four on 64 tokens instead)
     for dtype in ("bfloat16", "float16"):
         rule = dispatch.choose(90, dtype, m, n, k, layouts=("row", "col"), device="NVIDIA H200")
         assert rule.kernel == WGMMA and rule.device == "H200"
@@ -934,7 +949,8 @@ def test_wider_weights_at_65_to_128_rows_and_193_rows_on_keep_the_hopper_ladders
 def test_every_h200_token_tile_is_the_narrowest_atom_for_the_rows_it_serves():
     # Empty rows in a tile of tokens cost time beyond their bytes (docs/decode.md, "The H200 at
     # 33-56 rows"): where an H200 rule names decode/02's BN, the rows fill their tiles as tightly
-    # as the atoms allow: BN is the narrowest atom that holds them in that many tiles.
+    # as the atoms allow: BN is the narrowest atom that holds them in that many tiles (and, in
+    # clusters sharing the tokens, that splits into the cluster's bands).
     widths = catalog.decode.TOKEN_TILES
     named = 0
     for m in range(33, 193):
@@ -944,7 +960,10 @@ def test_every_h200_token_tile_is_the_narrowest_atom_for_the_rows_it_serves():
                 if rule.kernel != WGMMA or "BN" not in rule.params:
                     continue
                 bn, tiles = rule.params["BN"], -(-m // rule.params["BN"])
-                assert bn == min(b for b in widths if tiles * b >= m), (m, n, k, bn)
+                # clusters sharing the tokens cut their tile into CLUSTER bands of whole 8-row atoms
+                cluster = rule.params.get("CLUSTER", 1)
+                step = 8 * cluster if cluster > 1 and not rule.params.get("SHARE_W") else 8
+                assert bn == min(b for b in widths if b % step == 0 and tiles * b >= m), (m, n, k, bn)
                 named += 1
     assert named > 2000  # most of 33-192 rows on these weights
 

@@ -336,6 +336,21 @@ RULES: tuple[Rule, ...] = (
       for dt in ("bfloat16", "float16")
       for rows, k, sweep in (((65, 128), (3072, 14336), "share_w_m72_128"), ((129, 192), (3072, 8192), "share_w_m136_192"))
       for m, bn in narrowest_token_tiles(rows, tiles=2)),
+    # fp16 / bf16 with 17-32 and 49-64 rows of a weight of 5632-7168 rows with K of 3969-4096 (32
+    # k-tiles of 128) on an H200: rung 02 in clusters of four 64-row tiles of W sharing the tokens'
+    # tile (as cuBLAS runs 64 x 6144 x 4096), staggered in 8 bands, six stages: 88-112 tiles of W
+    # on 22-28 clusters. Swept at 20-64 rows of eight weights of 4608-7680 rows
+    # (docs/results/cluster4_check_h200.json), x cuBLAS against the rules before: 64 x 6144 x 4096
+    # 0.970x against 0.953x, 32 x 5632 x 4096 0.960x against 0.927x, 28 x 7168 x 4096 1.035x
+    # against 1.017x; behind at 33-48 rows (one tile of 40 or 48 tokens holds them) and at 4608
+    # and 7680 rows; level at 5120 rows and with K of 5120. Checked at 18-30 and 50-62 rows of
+    # six other weights (cluster4_rule_check_*_h200.json): ahead at every shape with K = 4096 in
+    # both types, by 0.015x-0.046x; level or behind with K of 3072 and 3584, which it leaves out.
+    *(Rule("decode/02_swap_ab_wgmma", dt, capability=(90, 90), layouts=_LINEAR, m=m, n=(5632, 7168),
+           k=(3969, 4096), params={"BM": 64, "BN": bn, "BK": 128, "STAGES": 6, "IN_FLIGHT": 1, "STAGGER": 8,
+                                  "CLUSTER": 4}, device=_H200,
+           note="measured on an H200 by scripts/decode_sweep.py (docs/results/cluster4_*_h200.json)")
+      for dt in ("bfloat16", "float16") for m, bn in (((17, 32), 32), ((49, 64), 64))),
     # fp16 / bf16 with 33-64 rows of a weight of 3072-4224 rows with K of 1024-4096 on an H200: rung
     # 02 unsplit and staggered, as at 17-32 rows (_H200_B's walk, with the narrow token tile from 33
     # rows), where the rules below split the last wave. A weight of 4096 rows makes 64 tiles of 64
