@@ -151,10 +151,7 @@ struct WarpSpecializedMainloop {
         const TmaDescriptor* map_a = at_edge ? edge.map : tma_a;
         const uint32_t bytes = at_edge ? Smem::STAGE_BYTES - Mma::OperandA::SLABS * (BM - edge.rows) * Mma::OperandA::ROW_BYTES
                                        : Smem::STAGE_BYTES;
-        for (int kt = k_begin; kt < k_end; ++kt) {
-            if constexpr (CLUSTER == 1) Smem::load(load, map_a, tma_b, m0, n0, kt * BK, bytes);
-            else Smem::template load_multicast_b<CLUSTER>(load, map_a, tma_b, m0, n0, kt * BK, cluster_ctarank(), bytes);
-        }
+        for (int kt = k_begin; kt < k_end; ++kt) load_k_tile(load, map_a, tma_b, m0, n0, kt * BK, bytes);
     }
 
     // A consumer warpgroup (`consumer` = 0 .. CONSUMERS - 1): its WG_ROWS rows of the tile, summed over
@@ -191,12 +188,15 @@ struct WarpSpecializedMainloop {
 
   private:
     // One k-tile of the tile at (m0, n0) from k0: the block's own loads, or its part of the
-    // cluster's shared tile (B, or A with SHARE_A) and its own other operand.
+    // cluster's shared tile (B, or A with SHARE_A) and its own other operand. `bytes` is what the
+    // stage's full barrier expects: less than a stage for A's ragged last tile-row through its
+    // own map (the AEdge produce, which SHARE_A does not take).
     static __device__ __forceinline__ void load_k_tile(Cursor<STAGES>& load, const TmaDescriptor* tma_a,
-                                                       const TmaDescriptor* tma_b, int m0, int n0, int k0) {
-        if constexpr (CLUSTER == 1) Smem::load(load, tma_a, tma_b, m0, n0, k0);
+                                                       const TmaDescriptor* tma_b, int m0, int n0, int k0,
+                                                       uint32_t bytes = Smem::STAGE_BYTES) {
+        if constexpr (CLUSTER == 1) Smem::load(load, tma_a, tma_b, m0, n0, k0, bytes);
         else if constexpr (SHARE_A) Smem::template load_multicast_a<CLUSTER>(load, tma_a, tma_b, m0, n0, k0, cluster_ctarank());
-        else Smem::template load_multicast_b<CLUSTER>(load, tma_a, tma_b, m0, n0, k0, cluster_ctarank());
+        else Smem::template load_multicast_b<CLUSTER>(load, tma_a, tma_b, m0, n0, k0, cluster_ctarank(), bytes);
     }
 
     static __device__ __forceinline__ void release(const Ring<STAGES>& ring, int stage) {
