@@ -386,6 +386,18 @@ def test_the_h200_rules_clusters_sharing_w_at_49_to_192_rows_are_correct_on_ragg
 
 
 @needs_hopper
+@pytest.mark.parametrize("m,n,k", [(9, 12289, 4093), (16, 28673, 8200), (12, 6145, 4000), (13, 8191, 12289),
+                                   (16, 4095, 4097), (10, 3001, 520), (11, 10241, 8191),
+                                   (2, 8191, 8193), (5, 4353, 16385), (8, 11007, 6143), (3, 4225, 12288)])
+def test_the_h200_rules_tiles_of_16_tokens_at_2_to_16_rows_are_correct_on_ragged_weights(m, n, k):
+    # wgmma m64n16k16: one tile of 16 tokens holds 2-16 rows, the last rows of it empty; 64- and
+    # 128-row tiles of W, split or not, staggered or not; ragged N and K
+    rule = dispatch.choose(90, "bfloat16", m, n, k, layouts=("row", "col"), device="NVIDIA H200")
+    assert rule.kernel == WGMMA and rule.params["BN"] == 16
+    _check_with_bias(m, n, k, rule.params)
+
+
+@needs_hopper
 @pytest.mark.parametrize("m,n,k", [(17, 5633, 3969), (32, 7168, 4095), (20, 6143, 4096), (49, 6145, 4001),
                                    (64, 7167, 4096), (57, 5632, 4093)])
 def test_the_h200_rules_clusters_of_four_sharing_the_tokens_are_correct_on_ragged_weights(m, n, k):

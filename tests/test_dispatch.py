@@ -102,6 +102,12 @@ def test_a_rule_measured_on_several_gpus_names_each_and_matches_any_of_them():
                                                  "SHARE_W": 1}),
     (49, 2048, 2048, "decode/02_swap_ab_wgmma", {"BN": 32, "CLUSTER": 2, "SHARE_W": 1}),
     (16, 4096, 14336, "decode/02_swap_ab_wgmma", {"BM": 64, "BK": 128, "STAGES": 8, "STAGGER": 8}),
+    # ... tiles of 16 tokens at 9-16 rows, and at 2-8 rows of 4225-12287-row weights with K past
+    # 4096 (token_tile16_*_h200.json) ...
+    (12, 14336, 4096, "decode/02_swap_ab_wgmma", {"BM": 128, "BN": 16}),
+    (9, 4096, 4096, "decode/02_swap_ab_wgmma", {"BM": 64, "BN": 16, "SPLITS": 1}),
+    (8, 8192, 8192, "decode/02_swap_ab_wgmma", {"BM": 128, "BN": 16, "STAGGER": 8}),
+    (5, 4352, 16384, "decode/02_swap_ab_wgmma", {"BM": 64, "BK": 64, "STAGES": 8, "BN": 16}),
     # ... clusters of four sharing the tokens at 17-32 and 49-64 rows of 5632-7168-row weights
     # (cluster4_*_h200.json) ...
     (64, 6144, 4096, "decode/02_swap_ab_wgmma", {"BM": 64, "BN": 64, "BK": 128, "CLUSTER": 4, "STAGGER": 8}),
@@ -155,6 +161,14 @@ def test_the_h200s_clusters_sharing_w_stop_where_they_were_measured_to_lose(m, n
 def test_the_h200s_clusters_of_four_stop_where_they_were_measured_to_lose(m, n, k):
     rule = dispatch.choose(90, "bfloat16", m, n, k, layouts=("row", "col"), device="NVIDIA H200")
     assert rule.params.get("CLUSTER", 1) != 4
+
+
+@pytest.mark.parametrize("m,n,k", [(8, 14336, 1024), (4, 6144, 1024), (17, 4096, 4096), (32, 8192, 8192)])
+def test_the_h200s_tiles_of_16_tokens_stop_where_they_were_not_measured(m, n, k):
+    # 2-8 rows with K up to 4096 (rung 04 takes most of them; the rest were not measured with 16
+    # tokens a tile), and past 16 rows, where a tile of 16 would not hold them
+    rule = dispatch.choose(90, "bfloat16", m, n, k, layouts=("row", "col"), device="NVIDIA H200")
+    assert rule.params.get("BN", 32) != 16
 
 
 @pytest.mark.parametrize("m,n,k", [(5, 4096, 14336), (7, 28672, 8192), (2, 2048, 16384), (8, 8192, 8192),

@@ -91,7 +91,7 @@ def test_the_tuner_also_times_the_rules_choice_where_auto_runs_the_kernel():
 WGMMA = "decode/02_swap_ab_wgmma"
 
 
-@pytest.mark.parametrize("m,widths", [(1, {32}), (32, {32}), (48, {32, 48, 64}), (96, {48, 64, 96}),
+@pytest.mark.parametrize("m,widths", [(1, {16, 32}), (16, {16, 32}), (17, {16, 32}), (32, {16, 32}), (48, {32, 48, 64}), (96, {48, 64, 96}),
                                       (136, {64, 72, 144}), (184, {64, 96, 192}), (256, {64, 128, 256}),
                                       (300, {64, 160}), (600, {64})])
 def test_for_a_shape_the_tuner_offers_decode_02_the_token_tiles_that_hold_the_tokens_in_one_tile_or_two(m, widths):

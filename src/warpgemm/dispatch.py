@@ -387,17 +387,33 @@ RULES: tuple[Rule, ...] = (
     # Where the sweep found no gain (one row; 2-8 rows of the narrow weights and of 28672 x 8192,
     # where rung 01 ran up to 1.16x; 33-64 rows) the rules below stay. One sweep, 7 rounds a
     # candidate: differences under 2% are within its noise.
+    # At 9-16 rows the tokens take a tile of 16 (wgmma m64n16k16), the narrowest atom that holds
+    # them, where the sweep had 32: each choice with BN = 16 against itself with 32 (the rules
+    # before, in the same rounds; docs/results/token_tile16_m12_16_h200.json, twelve weights, five
+    # of them new to these rules), x cuBLAS: ahead at 23 of 24 shapes, by up to 0.09x (12 x 4096 x
+    # 4096 1.275x against 1.184x, 16 x 10240 x 8192 0.948x against 0.895x, 16 x 6144 x 4096 1.028x
+    # against 1.005x), level at one (12 x 12288 x 4096 1.011x against 1.015x). At 2-8 rows of
+    # weights of 4225-12287 rows with K past 4096 too (token_tile16_m2_8_*_h200.json): with K up to
+    # 12287, the 128-row tiles with 16 tokens against 32 were ahead at 23 of 26 shapes (8 x 8192 x
+    # 8192 0.974x against 0.961x, 3 x 9216 x 5120 1.087x against 1.056x), level at two and 0.016x
+    # behind at one (3 x 11008 x 6144); with K of 12288 or more, 64-row tiles of 64 k, 8 stages and
+    # 16 tokens (as at 9-16 rows there) were ahead of the rules before by 0.02x-0.18x at all 13
+    # shapes (2 x 4352 x 16384 0.982x against 0.798x, 8 x 8192 x 28672 1.022x against 0.995x). At
+    # 2-8 rows with K up to 4096 (rung 04 takes most of them) the tokens keep a tile of 32: not
+    # measured with 16.
     *(Rule("decode/02_swap_ab_wgmma", dt, capability=(90, 90), layouts=_LINEAR, m=m, n=n, k=k, params=p,
-           device=_H200, note="measured on an H200 by scripts/decode_sweep.py (decode_sweep_wgmma_turned_h200.json)")
+           device=_H200, note="measured on an H200 by scripts/decode_sweep.py (decode_sweep_wgmma_turned_h200.json; "
+                               "16-token tiles: token_tile16_*_h200.json)")
       for dt in ("bfloat16", "float16")
       for m, n, k, p in (
           ((2, 8), (4225, INF), (0, 4096), _H200_A),
-          ((2, 8), (4225, 12287), (4097, INF), _H200_A),
-          ((9, 16), (12288, INF), (0, 4096), _H200_A),
-          ((9, 16), (12288, INF), (4097, INF), _H200_G),
-          ((9, 16), (4225, 12287), (0, 4096), _H200_A),
-          ((9, 16), (4225, 12287), (12288, INF), {"BM": 64, "BK": 64, "STAGES": 8, "IN_FLIGHT": 1}),
-          ((9, 16), (0, INF), (0, INF), _H200_B),
+          ((2, 8), (4225, 12287), (4097, 12287), {**_H200_A, "BN": 16}),
+          ((2, 8), (4225, 12287), (12288, INF), {"BM": 64, "BK": 64, "STAGES": 8, "IN_FLIGHT": 1, "BN": 16}),
+          ((9, 16), (12288, INF), (0, 4096), {**_H200_A, "BN": 16}),
+          ((9, 16), (12288, INF), (4097, INF), {**_H200_G, "BN": 16}),
+          ((9, 16), (4225, 12287), (0, 4096), {**_H200_A, "BN": 16}),
+          ((9, 16), (4225, 12287), (12288, INF), {"BM": 64, "BK": 64, "STAGES": 8, "IN_FLIGHT": 1, "BN": 16}),
+          ((9, 16), (0, INF), (0, INF), {**_H200_B, "BN": 16}),
           ((17, 32), (0, 4224), (0, INF), _H200_B),
           ((17, 32), (12288, INF), (0, 4096), _H200_D),
           ((17, 32), (12288, INF), (4097, INF), _H200_G),

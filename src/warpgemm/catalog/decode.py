@@ -109,7 +109,7 @@ def _sweep_mma_shape(m: int, n: int, k: int) -> dict[str, int]:
     return {"TOKENS": 8 if m <= 8 else 16, "THREADS": threads, "KSTEPS": ksteps}
 
 
-TOKEN_TILES = (32, 40, 48, 56, 64, 72, 80, 88, 96, 128, 144, 160, 176, 192, 256)
+TOKEN_TILES = (16, 32, 40, 48, 56, 64, 72, 80, 88, 96, 128, 144, 160, 176, 192, 256)
 """Rung 02's tile widths BN (tokens a tile holds): the m64nBNk16 wgmma wrappers of arch/sm90.cuh."""
 
 

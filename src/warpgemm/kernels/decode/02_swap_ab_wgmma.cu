@@ -59,8 +59,8 @@ decode_swap_ab_wgmma(const __grid_constant__ wg::TmaDescriptor tma_w, const __gr
                      float* __restrict__ workspace, int* __restrict__ counters, int splits) {
     using namespace wg;
     static_assert(A_ROW, "the tokens (A) are wgmma's B operand here and must be K-major: A row-major");
-    static_assert(BN % 8 == 0 && BN >= 32 && BN <= 256,
-                  "BN (tokens a tile holds) is a multiple of 8 from 32 to 256 with an m64nBNk16 wrapper in "
+    static_assert(BN % 8 == 0 && BN >= 16 && BN <= 256,
+                  "BN (tokens a tile holds) is a multiple of 8 from 16 to 256 with an m64nBNk16 wrapper in "
                   "arch/sm90.cuh (scripts/gen_wgmma_wrappers.py); more tokens take more tiles");
     static_assert(CLUSTER == 1 || CLUSTER == 2 || CLUSTER == 4,
                   "CLUSTER: 1 (the persistent schedule with its K split), 2 or 4 (tiles sharing a box by multicast)");
