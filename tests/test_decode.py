@@ -388,7 +388,8 @@ def test_the_h200_rules_clusters_sharing_w_at_49_to_192_rows_are_correct_on_ragg
 @needs_hopper
 @pytest.mark.parametrize("m,n,k", [(9, 12289, 4093), (16, 28673, 8200), (12, 6145, 4000), (13, 8191, 12289),
                                    (16, 4095, 4097), (10, 3001, 520), (11, 10241, 8191),
-                                   (2, 8191, 8193), (5, 4353, 16385), (8, 11007, 6143), (3, 4225, 12288)])
+                                   (2, 8191, 8193), (5, 4353, 16385), (8, 11007, 6143), (3, 4225, 12288),
+                                   (2, 4353, 8193), (7, 4864, 12287), (4, 4225, 4097)])
 def test_the_h200_rules_tiles_of_16_tokens_at_2_to_16_rows_are_correct_on_ragged_weights(m, n, k):
     # wgmma m64n16k16: one tile of 16 tokens holds 2-16 rows, the last rows of it empty; 64- and
     # 128-row tiles of W, split or not, staggered or not; ragged N and K

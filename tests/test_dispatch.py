@@ -108,6 +108,8 @@ def test_a_rule_measured_on_several_gpus_names_each_and_matches_any_of_them():
     (9, 4096, 4096, "decode/02_swap_ab_wgmma", {"BM": 64, "BN": 16, "SPLITS": 1}),
     (8, 8192, 8192, "decode/02_swap_ab_wgmma", {"BM": 128, "BN": 16, "STAGGER": 8}),
     (5, 4352, 16384, "decode/02_swap_ab_wgmma", {"BM": 64, "BK": 64, "STAGES": 8, "BN": 16}),
+    (2, 4608, 6144, "decode/02_swap_ab_wgmma", {"BM": 64, "BK": 64, "STAGES": 16, "SPLITS": 1, "BN": 16}),
+    (8, 5120, 8192, "decode/02_swap_ab_wgmma", {"BM": 128, "BN": 16}),
     # ... clusters of four sharing the tokens at 17-32 and 49-64 rows of 5632-7168-row weights
     # (cluster4_*_h200.json) ...
     (64, 6144, 4096, "decode/02_swap_ab_wgmma", {"BM": 64, "BN": 64, "BK": 128, "CLUSTER": 4, "STAGGER": 8}),

@@ -400,13 +400,20 @@ RULES: tuple[Rule, ...] = (
     # 16 tokens (as at 9-16 rows there) were ahead of the rules before by 0.02x-0.18x at all 13
     # shapes (2 x 4352 x 16384 0.982x against 0.798x, 8 x 8192 x 28672 1.022x against 0.995x). At
     # 2-8 rows with K up to 4096 (rung 04 takes most of them) the tokens keep a tile of 32: not
-    # measured with 16.
+    # measured with 16. Weights of 4225-4864 rows make only 34-38 tiles of 128 rows: there 2-8 rows
+    # with K of 4097-12287 take 64-row tiles of 64 k in 16 stages, unsplit and staggered, ahead of
+    # the 128-row tiles at all 25 shapes of five weights (token_tile16_m2_8_bm64*_h200.json; 2 x
+    # 4352 x 8192 1.158x against 0.917x, 7 x 4864 x 9216 0.976x against 0.928x); at 5120 rows
+    # mixed (5120 x 5120 0.013x ahead at 2 rows, up to 0.048x behind at 4-8), at 5632 and more
+    # behind.
     *(Rule("decode/02_swap_ab_wgmma", dt, capability=(90, 90), layouts=_LINEAR, m=m, n=n, k=k, params=p,
            device=_H200, note="measured on an H200 by scripts/decode_sweep.py (decode_sweep_wgmma_turned_h200.json; "
                                "16-token tiles: token_tile16_*_h200.json)")
       for dt in ("bfloat16", "float16")
       for m, n, k, p in (
           ((2, 8), (4225, INF), (0, 4096), _H200_A),
+          ((2, 8), (4225, 4864), (4097, 12287),
+           {"BM": 64, "BK": 64, "STAGES": 16, "IN_FLIGHT": 1, "SPLITS": 1, "STAGGER": 8, "BN": 16}),
           ((2, 8), (4225, 12287), (4097, 12287), {**_H200_A, "BN": 16}),
           ((2, 8), (4225, 12287), (12288, INF), {"BM": 64, "BK": 64, "STAGES": 8, "IN_FLIGHT": 1, "BN": 16}),
           ((9, 16), (12288, INF), (0, 4096), {**_H200_A, "BN": 16}),
