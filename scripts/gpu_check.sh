@@ -10,6 +10,7 @@
 #                                       m65_112_rules m33_56_rules m65_112_k_gap h200_gaps h200_gap_rules
 #                                       k_past_16383 m193_256 a_edge m193_256_edge
 #                                       m257_bn176_edge edge_rules_fp16 h200_small_m_rules share_w
+#                                       token_tile16
 #                                       (default: info tests ceiling bench)
 #   PYTEST_ARGS="-k sgemm" BENCH_ARGS="sgemm --suite square" scripts/gpu_check.sh tests bench
 #   SMOKE_TIMEOUT=45 HOPPER_PYTEST_ARGS="-n 8" SANITIZE=0 scripts/gpu_check.sh hopper
@@ -432,6 +433,21 @@ PY
           CLUSTER=2,SHARE_W=1,BM=64,BN=$2,BK=128,STAGES=$3,IN_FLIGHT=1 > "$OUT/share_w_m$1.log" 2>&1
         summary+=("share_w M=$1: exit $?"); grep -E '^M=' "$OUT/share_w_m$1.log" | cut -c1-150
       done ;;
+    token_tile16)
+      # Rung 02's tiles of 16 tokens (docs/decode.md, "Tiles of 16 tokens (H200)") for another GPU
+      # than the H200 whose rules take them: this GPU's rung-02 choices at 4-16 rows with BN = 16,
+      # against auto (the same choices with 32 where the rules name rung 02) and cuBLAS in the same
+      # rounds, at the decode suite's weights and two more, into decode_token_tile16_<gpu>.json.
+      gpu=$(gpu_tag)
+      timeout 200 python3 scripts/decode_sweep.py --kernel decode/02_swap_ab_wgmma --ms 4 8 12 16 --rounds 11 \
+        --replicates 2 --nk 8192x8192 14336x4096 6144x4096 4096x14336 4096x4096 10240x8192 4608x6144 \
+        --json "$OUT/decode_token_tile16_$gpu.json" --cands \
+        BN=16,BM=64,BK=128,STAGES=8,IN_FLIGHT=1,STAGGER=8 BN=16,BM=64,BK=128,STAGES=8,IN_FLIGHT=1,SPLITS=1,STAGGER=8 \
+        BN=16,BM=128,BK=128,STAGES=4,IN_FLIGHT=0,STAGGER=8 BN=16,BM=64,BK=128,STAGES=4,IN_FLIGHT=0,STAGGER=8 \
+        BN=16,BM=64,BK=128,STAGES=8,IN_FLIGHT=1,SPLITS=1 BN=16,BM=64,BK=64,STAGES=16,IN_FLIGHT=1,SPLITS=1,STAGGER=8 \
+        > "$OUT/token_tile16.log" 2>&1
+      summary+=("token_tile16: exit $?"); python3 scripts/sweep_table.py "$OUT/decode_token_tile16_$gpu.json" \
+        --against auto | cut -c1-150 ;;
     two_small_tiles)
       # The H200's rule for 65-112 rows of weights of 2048-4096 rows (two tiles of 40-56 tokens;
       # docs/decode.md, "Beyond 64 tokens").
