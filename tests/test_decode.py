@@ -326,6 +326,12 @@ def test_swap_ab_wgmma_params_and_the_split_are_correct_with_the_bias(m, n, k, p
     _check_with_bias(m, n, k, params)
 
 
+def _h200_choice(m: int, n: int, k: int) -> dispatch.Rule:
+    """The rule kernel="auto" follows for bf16 in the Linear layout on an H200 (its rules are the
+    H200's own whatever GPU runs the test: the kernels they choose run on any Hopper GPU)."""
+    return dispatch.choose(90, "bfloat16", m, n, k, layouts=("row", "col"), device="NVIDIA H200")
+
+
 def _check_with_bias(m: int, n: int, k: int, params: dict, kernel: str = WGMMA) -> None:
     x, w = _linear_operands(m, n, k, torch.bfloat16)
     bias = torch.randn(n, device="cuda").to(torch.bfloat16)
@@ -364,7 +370,7 @@ def test_the_h200s_own_choices_at_1_to_8_rows_and_unsplit_tiles_at_33_to_64_are_
     # staggered, and 33-64 rows of a 3072-4224-row weight to rung 02 unsplit; the kernels are the
     # same on any GPU they run on, so their choices are checked here on ragged N and K (a partial
     # last vector of a row, a last tile of W), with the bias, NaN-poisoned, twice.
-    rule = dispatch.choose(90, "bfloat16", m, n, k, layouts=("row", "col"), device="NVIDIA H200")
+    rule = _h200_choice(m, n, k)
     assert rule.device == "H200" and rule.kernel == kernel
     if kernel == KERNEL:
         assert rule.params["STAGGER"] == 8
@@ -380,7 +386,7 @@ def test_the_h200s_own_choices_at_1_to_8_rows_and_unsplit_tiles_at_33_to_64_are_
 def test_the_h200_rules_clusters_sharing_w_at_49_to_192_rows_are_correct_on_ragged_weights(m, n, k):
     # Two tiles of 32-96 tokens on each tile of W, in a cluster that shares W's box: the second tile
     # of tokens ragged, the last tile of W ragged, K ragged
-    rule = dispatch.choose(90, "bfloat16", m, n, k, layouts=("row", "col"), device="NVIDIA H200")
+    rule = _h200_choice(m, n, k)
     assert rule.kernel == WGMMA and rule.params["SHARE_W"] == 1 and rule.params["CLUSTER"] == 2
     _check_with_bias(m, n, k, rule.params)
 
@@ -393,7 +399,7 @@ def test_the_h200_rules_clusters_sharing_w_at_49_to_192_rows_are_correct_on_ragg
 def test_the_h200_rules_tiles_of_16_tokens_at_2_to_16_rows_are_correct_on_ragged_weights(m, n, k):
     # wgmma m64n16k16: one tile of 16 tokens holds 2-16 rows, the last rows of it empty; 64- and
     # 128-row tiles of W, split or not, staggered or not; ragged N and K
-    rule = dispatch.choose(90, "bfloat16", m, n, k, layouts=("row", "col"), device="NVIDIA H200")
+    rule = _h200_choice(m, n, k)
     assert rule.kernel == WGMMA and rule.params["BN"] == 16
     _check_with_bias(m, n, k, rule.params)
 
@@ -404,7 +410,7 @@ def test_the_h200_rules_tiles_of_16_tokens_at_2_to_16_rows_are_correct_on_ragged
 def test_the_h200_rules_clusters_of_four_sharing_the_tokens_are_correct_on_ragged_weights(m, n, k):
     # Four 64-row tiles of W on one tile of 32 or 64 tokens, each block loading a quarter of the
     # tokens' box: the last cluster's last tiles past N, K ragged, the tokens' tile ragged
-    rule = dispatch.choose(90, "bfloat16", m, n, k, layouts=("row", "col"), device="NVIDIA H200")
+    rule = _h200_choice(m, n, k)
     assert rule.kernel == WGMMA and rule.params["CLUSTER"] == 4 and not rule.params.get("SHARE_W")
     _check_with_bias(m, n, k, rule.params)
 
@@ -414,7 +420,7 @@ def test_the_h200_rules_clusters_of_four_sharing_the_tokens_are_correct_on_ragge
 def test_the_h200_rules_choices_for_33_to_64_rows_of_wide_weights_are_correct_on_ragged_weights(m, n, k):
     # 128-row tiles of W, single blocks with the split last wave or (from N = 20480) clusters of
     # two sharing the tokens, staggered; the last tile of W ragged
-    rule = dispatch.choose(90, "bfloat16", m, n, k, layouts=("row", "col"), device="NVIDIA H200")
+    rule = _h200_choice(m, n, k)
     assert rule.kernel == WGMMA and rule.params["BM"] == 128
     _check_with_bias(m, n, k, rule.params)
 
@@ -435,7 +441,7 @@ def test_the_h200_rules_one_token_tile_at_65_to_128_and_129_to_192_rows_is_corre
     # every token in one tile of 72-192 (ragged: a tile of 72 holding 65 tokens), 64- or 128-row
     # tiles of W with the deepest ring that fits, the split last wave; the last tile of W ragged;
     # K past 16383 too
-    rule = dispatch.choose(90, "bfloat16", m, n, k, layouts=("row", "col"), device="NVIDIA H200")
+    rule = _h200_choice(m, n, k)
     assert rule.kernel == WGMMA and m <= rule.params["BN"] < m + 48
     _check_with_bias(m, n, k, rule.params)
 
@@ -458,7 +464,7 @@ def test_the_h200_rules_two_token_tiles_at_65_to_192_rows_of_narrow_weights_are_
     # and of 64-96 at 113-192 (weights of 1024-2047 rows from 113; of 1024-1439 at 113-128 past K
     # 8192) and at 65-192 of weights of 128-1023 rows, 64-row tiles of W (128-row ones at 97-112
     # rows past K 8192), on ragged weights
-    rule = dispatch.choose(90, "bfloat16", m, n, k, layouts=("row", "col"), device="NVIDIA H200")
+    rule = _h200_choice(m, n, k)
     assert rule.kernel == WGMMA and rule.params["BN"] in ((40, 48, 56) if m <= 112 else (64, 72, 80, 88, 96))
     assert rule.params["BN"] < m <= 2 * rule.params["BN"]
     _check_with_bias(m, n, k, rule.params)
@@ -481,7 +487,7 @@ def test_swap_ab_wgmma_one_tile_of_96_or_128_tokens_in_a_ring_of_eight_is_correc
 def test_the_h200_rules_narrow_token_tile_at_33_to_56_rows_is_correct_on_ragged_weights(m, n, k):
     # every token in one tile of 40, 48 or 56 (ragged: 33 tokens in a tile of 40), 64- or 128-row
     # tiles of W, the split last wave; the last tile of W ragged
-    rule = dispatch.choose(90, "bfloat16", m, n, k, layouts=("row", "col"), device="NVIDIA H200")
+    rule = _h200_choice(m, n, k)
     assert rule.kernel == WGMMA and rule.params["BN"] in (40, 48, 56) and m <= rule.params["BN"] < m + 8
     _check_with_bias(m, n, k, rule.params)
 

@@ -183,6 +183,8 @@ _H200_A = {"BM": 128, "BK": 128, "STAGES": 4, "IN_FLIGHT": 0, "SPLITS": 1, "STAG
 _H200_B = {"BM": 64, "BK": 128, "STAGES": 8, "IN_FLIGHT": 1, "SPLITS": 1, "STAGGER": 8}
 _H200_D = {"BM": 128, "BK": 128, "STAGES": 4, "IN_FLIGHT": 1, "SPLITS": 1, "STAGGER": 8}
 _H200_G = {"BM": 64, "BK": 128, "STAGES": 8, "IN_FLIGHT": 1, "SPLITS": 0, "STAGGER": 8}
+# 64-row tiles of 64 k, 8 stages, 16 tokens: 2-16 rows of 4225-12287-row weights with K >= 12288.
+_H200_64K_16 = {"BM": 64, "BK": 64, "STAGES": 8, "IN_FLIGHT": 1, "BN": 16}
 # Rung 02 in clusters of two tiles of 32 tokens on one tile of W, which they share (SHARE_W).
 _H200_SHARED_W = {"BM": 64, "BN": 32, "BK": 128, "STAGES": 8, "IN_FLIGHT": 1, "STAGGER": 1, "CLUSTER": 2,
                   "SHARE_W": 1}
@@ -415,11 +417,11 @@ RULES: tuple[Rule, ...] = (
           ((2, 8), (4225, 4864), (4097, 12287),
            {"BM": 64, "BK": 64, "STAGES": 16, "IN_FLIGHT": 1, "SPLITS": 1, "STAGGER": 8, "BN": 16}),
           ((2, 8), (4225, 12287), (4097, 12287), {**_H200_A, "BN": 16}),
-          ((2, 8), (4225, 12287), (12288, INF), {"BM": 64, "BK": 64, "STAGES": 8, "IN_FLIGHT": 1, "BN": 16}),
+          ((2, 8), (4225, 12287), (12288, INF), _H200_64K_16),
           ((9, 16), (12288, INF), (0, 4096), {**_H200_A, "BN": 16}),
           ((9, 16), (12288, INF), (4097, INF), {**_H200_G, "BN": 16}),
           ((9, 16), (4225, 12287), (0, 4096), {**_H200_A, "BN": 16}),
-          ((9, 16), (4225, 12287), (12288, INF), {"BM": 64, "BK": 64, "STAGES": 8, "IN_FLIGHT": 1, "BN": 16}),
+          ((9, 16), (4225, 12287), (12288, INF), _H200_64K_16),
           ((9, 16), (0, INF), (0, INF), {**_H200_B, "BN": 16}),
           ((17, 32), (0, 4224), (0, INF), _H200_B),
           ((17, 32), (12288, INF), (0, 4096), _H200_D),
